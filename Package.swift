@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Fold",
+    products: [
+        .library(name: "Fold", targets: ["Fold"]),
+        .executable(name: "foldcheck", targets: ["foldcheck"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // ICU's C API as a system library (Debian: libicu-dev). Only CFoldICU includes its headers.
+        .systemLibrary(
+            name: "CICU",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]
+        ),
+        // The only code that sees ICU types. Its public header uses <stdint.h> types alone, so
+        // Swift code that imports Foundation (which carries a private ICU) can also import Fold.
+        .target(
+            name: "CFoldICU",
+            dependencies: ["CICU"]
+        ),
+        .target(
+            name: "Fold",
+            dependencies: ["CFoldICU"]
+        ),
+        .executableTarget(
+            name: "foldcheck",
+            dependencies: [
+                "Fold",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "FoldTests",
+            dependencies: ["Fold"],
+            resources: []
+        ),
+        .testTarget(
+            name: "FoldCheckTests",
+            dependencies: ["Fold"]
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

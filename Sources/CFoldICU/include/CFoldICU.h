@@ -1,0 +1,125 @@
+// CFoldICU: the only code in Fold that includes ICU's headers.
+//
+// Naming rule: `cfold_x` wraps ICU's `x` (or the C++ API doing the same job); the ICU function it
+// reaches is named on each declaration. Every signature uses <stdint.h> types only, so Swift never
+// sees an ICU type. Statuses are ICU's UErrorCode values: 0 is success, negative values are
+// warnings (success), positive values are errors; `cfold_error_name` names them.
+#ifndef CFOLD_ICU_H
+#define CFOLD_ICU_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Normalization forms, as ICU's Normalizer2 instances.
+enum {
+    CFOLD_FORM_NFC = 0,
+    CFOLD_FORM_NFD = 1,
+    CFOLD_FORM_NFKC = 2,
+    CFOLD_FORM_NFKD = 3,
+    CFOLD_FORM_NFKC_CASEFOLD = 4,
+};
+
+/// Binary properties asked of `cfold_has_property` (ICU's UProperty values behind them).
+enum {
+    CFOLD_PROP_DEFAULT_IGNORABLE = 0, // UCHAR_DEFAULT_IGNORABLE_CODE_POINT
+    CFOLD_PROP_WHITE_SPACE = 1,       // UCHAR_WHITE_SPACE
+    CFOLD_PROP_DASH = 2,              // UCHAR_DASH
+};
+
+/// ICU's `u_errorName`.
+const char *cfold_error_name(int32_t status);
+
+/// `u_getUnicodeVersion` and `u_getVersion`: four bytes each.
+void cfold_unicode_version(uint8_t out[4]);
+void cfold_icu_version(uint8_t out[4]);
+
+/// Normalizes UTF-8 with ICU's C++ `Normalizer2::normalizeUTF8`. Returns a buffer allocated with
+/// malloc (release it with `cfold_free`) and its length in `*out_length`; NULL on failure, with
+/// the ICU status in `*status`. Invalid UTF-8 becomes U+FFFD (callers validate first).
+uint8_t *cfold_normalize_utf8(int32_t form, const uint8_t *src, int32_t length,
+                              int32_t *out_length, int32_t *status);
+
+/// Full default case folding of UTF-8 (`u_strFoldCase` with U_FOLD_CASE_DEFAULT), same contract
+/// as `cfold_normalize_utf8`.
+uint8_t *cfold_fold_case_utf8(const uint8_t *src, int32_t length, int32_t *out_length,
+                              int32_t *status);
+
+/// Releases a buffer returned by this module.
+void cfold_free(void *pointer);
+
+/// Full decomposition of one code point into UTF-32, by `Normalizer2::normalize` with the NFD
+/// (form CFOLD_FORM_NFD) or NFKD (CFOLD_FORM_NFKD) instance. Returns the length (which may
+/// exceed `capacity`: then nothing is written past it and the caller retries).
+int32_t cfold_decompose(int32_t form, uint32_t code_point, uint32_t *dst, int32_t capacity,
+                        int32_t *status);
+
+/// Full default case folding of one code point into UTF-32 (`u_strFoldCase`).
+int32_t cfold_fold_case(uint32_t code_point, uint32_t *dst, int32_t capacity, int32_t *status);
+
+/// Canonical combining class (`u_getCombiningClass`).
+uint8_t cfold_combining_class(uint32_t code_point);
+
+/// Primary composite of a pair (`unorm2_composePair` on NFC), or -1.
+int32_t cfold_compose_pair(uint32_t first, uint32_t second);
+
+/// The raw canonical decomposition of a code point when it is exactly two code points
+/// (`unorm2_getRawDecomposition` on NFC): returns 1 and writes them, else 0.
+int32_t cfold_canonical_pair(uint32_t code_point, uint32_t *first, uint32_t *second);
+
+/// General category as ICU's UCharCategory number (`u_charType`), and its short name ("Mn").
+int32_t cfold_general_category(uint32_t code_point);
+const char *cfold_general_category_name(uint32_t code_point);
+
+/// A binary property (`u_hasBinaryProperty`); `which` is a CFOLD_PROP_ value.
+int32_t cfold_has_property(uint32_t code_point, int32_t which);
+
+/// Script (`uscript_getScript`), script extensions (`uscript_getScriptExtensions`; returns the
+/// count, which may exceed capacity) and the code of a script's short name ("Latn";
+/// `u_getPropertyValueEnum`), -1 when unknown. `cfold_script_name` gives a short name back.
+int32_t cfold_script(uint32_t code_point);
+int32_t cfold_script_extensions(uint32_t code_point, int32_t *dst, int32_t capacity,
+                                int32_t *status);
+int32_t cfold_script_code(const char *short_name);
+const char *cfold_script_name(int32_t script);
+
+/// The character's name (`u_charName`, U_UNICODE_CHAR_NAME, falling back to the name alias and
+/// then to an empty string). Returns the length, which may exceed capacity.
+int32_t cfold_char_name(uint32_t code_point, char *dst, int32_t capacity, int32_t *status);
+
+/// CLDR's Latin-ASCII transform applied to a UTF-32 string (`utrans_transUChars` on the
+/// "Latin-ASCII" transliterator, opened once and used under a lock because a transliterator is
+/// not safe to use from two threads). Returns the length, which may exceed capacity.
+int32_t cfold_latin_ascii(const uint32_t *src, int32_t length, uint32_t *dst, int32_t capacity,
+                          int32_t *status);
+
+/// Word segments of UTF-8 text by ICU's word break iterator (`ubrk_open(UBRK_WORD, "")` over a
+/// UTF-8 UText): writes pairs of byte offsets (start, end) of segments whose rule status is not
+/// UBRK_WORD_NONE (letters, numbers, kana, ideographs). Returns the number of segments, which may
+/// exceed `capacity_pairs`.
+int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds,
+                            int32_t capacity_pairs, int32_t *status);
+
+/// A process-wide lock for Fold's rare slow paths (the registry of shared tables).
+void cfold_global_lock(void);
+void cfold_global_unlock(void);
+
+/// Lock-free publication of lazily built tables: an acquire load of a slot, and a
+/// compare-and-swap from NULL that tells whether this caller's value was published.
+static inline void *cfold_load_acquire(void *const *slot) {
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+static inline int32_t cfold_publish(void **slot, void *value) {
+    void *expected = 0;
+    return __atomic_compare_exchange_n(slot, &expected, value, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE) ? 1 : 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,105 @@
+/// Folds text by a ``FoldProfile``: the one function an index and its queries share.
+///
+/// A folder is immutable and `Sendable`: build it once and share it across tasks. Folders with
+/// the same steps share their tables, so building another is cheap.
+///
+/// ```swift
+/// let folder = try Folder(.search)
+/// folder.fold("Crème Brûlée")           // "creme brulee"
+/// folder.fold("CRE\u{300}ME  BRULEE")   // "creme  brulee"
+/// ```
+public struct Folder: Sendable {
+    /// The profile this folder applies.
+    public let profile: FoldProfile
+    let engine: FoldEngine
+
+    /// Creates a folder for a profile.
+    ///
+    /// Throws only when ICU cannot provide the data the profile needs (for example, when the
+    /// linked ICU lacks the Latin-ASCII transliterator that ``FoldProfile/ascii`` uses).
+    ///
+    /// ```swift
+    /// let ascii = try Folder(.ascii)
+    /// ascii.fold("Ærø © 2024")   // "aero (c) 2024"
+    /// ```
+    public init(_ profile: FoldProfile = .search) throws(ICUError) {
+        self.profile = profile
+        // Probe the ICU services this profile uses, so that failures surface here.
+        _ = try ICU.decompose(0xE9, compatibility: profile.decomposition == .compatibility)
+        if profile.foldsCase { _ = try ICU.foldCase(0xDF) }
+        if profile.foldsLetters || profile.transliteratesToASCII { _ = try ICU.latinASCII([0xE6]) }
+        engine = FoldEngine.shared(profile.steps)
+    }
+
+    /// Folds a string.
+    ///
+    /// ```swift
+    /// try Folder(.search).fold("Straße") // "strasse"
+    /// ```
+    public func fold(_ text: String) -> String {
+        let elements = engine.foldElements(text.unicodeScalars)
+        var result = String()
+        result.unicodeScalars.reserveCapacity(elements.count)
+        for e in elements { result.unicodeScalars.append(Unicode.Scalar(e.scalar)!) }
+        return result
+    }
+
+    /// Folds UTF-8 bytes without building a `String` first, and returns UTF-8.
+    ///
+    /// Invalid UTF-8 throws ``InvalidUTF8Error`` with the offset of the first bad byte, unless
+    /// `replacingInvalid` is true: then each maximal invalid subpart becomes U+FFFD, as
+    /// `String(decoding:as:)` does.
+    ///
+    /// ```swift
+    /// let key = try Folder().fold(utf8: Array("Crème".utf8))   // Array("creme".utf8)
+    /// ```
+    public func fold<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, replacingInvalid: Bool = false) throws(InvalidUTF8Error) -> [UInt8] {
+        let text: String
+        if let offset = UTF8Validation.firstInvalidOffset(bytes) {
+            if !replacingInvalid { throw InvalidUTF8Error(byteOffset: offset) }
+            text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        return Array(fold(text).utf8)
+    }
+
+    /// A short string that changes whenever this folder's output could change: the profile's
+    /// steps, Fold's table version, and the Unicode and ICU versions it runs with. Store it
+    /// beside an index and rebuild the index when it differs.
+    ///
+    /// ```swift
+    /// try Folder(.search).fingerprint   // "fold1-search-u15.0-icu72.1-3f9c0a7d"
+    /// ```
+    public var fingerprint: String { Fingerprint.make(profile) }
+}
+
+/// Input that is not valid UTF-8.
+///
+/// ```swift
+/// do { _ = try Folder().fold(utf8: [0x61, 0xFF]) } catch { print(error.byteOffset) }  // 1
+/// ```
+public struct InvalidUTF8Error: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Offset, from the start of the input, of the first byte that is not valid UTF-8.
+    public let byteOffset: Int
+
+    public init(byteOffset: Int) { self.byteOffset = byteOffset }
+
+    public var description: String { "invalid UTF-8 at byte offset \(byteOffset)" }
+}
+
+enum Fingerprint {
+    static func make(_ profile: FoldProfile) -> String {
+        let unicode = ICU.unicodeVersion
+        let icu = ICU.icuVersion
+        let identity = "\(profile.stepsDescription);table\(ScalarPolicy.tableVersion);u\(unicode.map(String.init).joined(separator: "."));icu\(icu.map(String.init).joined(separator: "."))"
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in identity.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let short = String(hash >> 32, radix: 16)
+        let padded = String(repeating: "0", count: 8 - short.count) + short
+        return "fold\(ScalarPolicy.tableVersion)-\(profile.name)-u\(unicode[0]).\(unicode[1])-icu\(icu[0]).\(icu[1])-\(padded)"
+    }
+}

@@ -1,0 +1,155 @@
+/// The fold of one profile: decomposition and mapping tables, canonical reordering and
+/// composition. Engines are shared by every ``Folder`` with the same steps.
+final class FoldEngine: Sendable {
+    let steps: FoldProfile.Steps
+    let pipeline: ScalarPipeline
+    /// Step 1 for each input scalar.
+    let decompositions: ScalarTable
+    /// Steps 2 to 6 for each decomposed scalar (nil when the profile maps nothing).
+    let mappings: ScalarTable?
+
+    private init(steps: FoldProfile.Steps) {
+        self.steps = steps
+        let pipeline = ScalarPipeline(steps: steps)
+        self.pipeline = pipeline
+        decompositions = ScalarTable { pipeline.decompose($0) }
+        mappings = steps.mapsScalars ? ScalarTable { pipeline.map($0) } : nil
+    }
+
+    nonisolated(unsafe) private static var engines: [FoldProfile.Steps: FoldEngine] = [:]
+
+    /// The shared engine for these steps.
+    static func shared(_ steps: FoldProfile.Steps) -> FoldEngine {
+        ICU.withGlobalLock {
+            if let engine = engines[steps] { return engine }
+            let engine = FoldEngine(steps: steps)
+            engines[steps] = engine
+            return engine
+        }
+    }
+
+    /// One scalar of the fold in progress: its value, its canonical combining class, and the
+    /// range of input scalars (by index) that produced it.
+    struct Element {
+        var scalar: UInt32
+        var ccc: UInt8
+        var sourceStart: Int32
+        var sourceEnd: Int32
+    }
+
+    /// Folds a sequence of scalars, keeping for each output scalar the input scalars it came
+    /// from. This is the general path: every step, linear in the input.
+    func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
+        var elements: [Element] = []
+        elements.reserveCapacity(input.underestimatedCount)
+        var index: Int32 = 0
+        for scalar in input {
+            decompositions.withMapping(scalar.value) { mapped in
+                for x in mapped {
+                    elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
+                }
+            }
+            index += 1
+        }
+        Self.reorder(&elements)
+        if let mappings {
+            var mapped: [Element] = []
+            mapped.reserveCapacity(elements.count)
+            for e in elements {
+                mappings.withMapping(e.scalar) { out in
+                    for x in out {
+                        mapped.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: e.sourceStart, sourceEnd: e.sourceEnd))
+                    }
+                }
+            }
+            elements = mapped
+            Self.reorder(&elements)
+        }
+        if steps.collapsesWhitespace { Self.collapseSpaces(&elements) }
+        if steps.composes { Self.compose(&elements) }
+        return elements
+    }
+
+    /// Canonical ordering: each run of non-starters is stably sorted by combining class. Short
+    /// runs by insertion, long runs by counting sort, so time stays linear in the run length.
+    static func reorder(_ elements: inout [Element]) {
+        var i = 0
+        let n = elements.count
+        while i < n {
+            if elements[i].ccc == 0 { i += 1; continue }
+            var j = i + 1
+            var sorted = true
+            while j < n && elements[j].ccc != 0 {
+                if elements[j].ccc < elements[j - 1].ccc { sorted = false }
+                j += 1
+            }
+            if !sorted {
+                if j - i <= 16 {
+                    for k in (i + 1)..<j {
+                        let e = elements[k]
+                        var m = k
+                        while m > i && elements[m - 1].ccc > e.ccc {
+                            elements[m] = elements[m - 1]
+                            m -= 1
+                        }
+                        elements[m] = e
+                    }
+                } else {
+                    var counts = [Int](repeating: 0, count: 257)
+                    for k in i..<j { counts[Int(elements[k].ccc) + 1] += 1 }
+                    for c in 1..<257 { counts[c] += counts[c - 1] }
+                    let run = Array(elements[i..<j])
+                    for e in run {
+                        elements[i + counts[Int(e.ccc)]] = e
+                        counts[Int(e.ccc)] += 1
+                    }
+                }
+            }
+            i = j
+        }
+    }
+
+    /// Merges each run of U+0020 into its first space.
+    static func collapseSpaces(_ elements: inout [Element]) {
+        var out: [Element] = []
+        out.reserveCapacity(elements.count)
+        for e in elements {
+            if e.scalar == 0x20, let last = out.last, last.scalar == 0x20 {
+                out[out.count - 1].sourceEnd = max(last.sourceEnd, e.sourceEnd)
+                out[out.count - 1].sourceStart = min(last.sourceStart, e.sourceStart)
+                continue
+            }
+            out.append(e)
+        }
+        elements = out
+    }
+
+    /// Canonical composition (UAX #15), on canonically ordered input.
+    static func compose(_ elements: inout [Element]) {
+        var out: [Element] = []
+        out.reserveCapacity(elements.count)
+        var starter = -1
+        var lastCcc: UInt8 = 0
+        for e in elements {
+            if starter >= 0 {
+                let adjacent = out.count - 1 == starter
+                if adjacent || (lastCcc != 0 && lastCcc < e.ccc),
+                   let composite = ICU.composePair(out[starter].scalar, e.scalar) {
+                    out[starter].scalar = composite
+                    out[starter].ccc = ICU.combiningClass(composite)
+                    out[starter].sourceStart = min(out[starter].sourceStart, e.sourceStart)
+                    out[starter].sourceEnd = max(out[starter].sourceEnd, e.sourceEnd)
+                    continue
+                }
+            }
+            if e.ccc == 0 {
+                starter = out.count
+                lastCcc = 0
+            } else {
+                lastCcc = e.ccc
+            }
+            out.append(e)
+        }
+        elements = out
+    }
+}

@@ -1,0 +1,95 @@
+/// The per-code-point part of the fold: what one scalar becomes, step by step.
+///
+/// A fold is `compose(reorder(map(reorder(decompose(input)))))`, where `decompose` and `map` act
+/// on one scalar at a time; this type computes both for one scalar, and records each step for
+/// `foldcheck --explain`. The results are cached in ``ScalarTable``s.
+struct ScalarPipeline: Sendable {
+    let steps: FoldProfile.Steps
+
+    /// One step's effect on a sequence of scalars, for explanations.
+    struct Trace {
+        var step: String
+        var before: [UInt32]
+        var after: [UInt32]
+        var notes: [String]
+    }
+
+    /// Step 1: the decomposition of one input scalar. Punctuation that step 6 folds is left
+    /// whole, so that ″ becomes " rather than two primes.
+    func decompose(_ scalar: UInt32) -> [UInt32] {
+        if steps.foldsPunctuation, ScalarPolicy.punctuationFold(scalar) != nil { return [scalar] }
+        return (try? ICU.decompose(scalar, compatibility: steps.decomposition == .compatibility)) ?? [0xFFFD]
+    }
+
+    /// Steps 2 to 6 for one decomposed scalar, repeated until nothing changes, so that every
+    /// scalar of the result maps to itself (the fold is idempotent by construction).
+    func map(_ scalar: UInt32) -> [UInt32] {
+        var traces: [Trace]? = nil
+        return map(scalar, traces: &traces)
+    }
+
+    func map(_ scalar: UInt32, traces: inout [Trace]?) -> [UInt32] {
+        guard steps.mapsScalars else { return [scalar] }
+        var current = [scalar]
+        for _ in 0..<8 {
+            let next = mapOnce(current, traces: &traces)
+            if next == current { break }
+            current = next
+        }
+        return current
+    }
+
+    private func record(_ traces: inout [Trace]?, _ step: String, _ before: [UInt32], _ after: [UInt32], _ notes: [String] = []) {
+        guard traces != nil, before != after || !notes.isEmpty else { return }
+        traces!.append(Trace(step: step, before: before, after: after, notes: notes))
+    }
+
+    private func mapOnce(_ input: [UInt32], traces: inout [Trace]?) -> [UInt32] {
+        var s = input
+        if steps.foldsCase {
+            let folded = s.flatMap { (try? ICU.foldCase($0)) ?? [0xFFFD] }
+            let redecomposed = folded.flatMap { decompose($0) }
+            record(&traces, "case-folded", s, redecomposed)
+            s = redecomposed
+        }
+        if steps.removesDefaultIgnorables {
+            let kept = s.filter { !ICU.isDefaultIgnorable($0) }
+            record(&traces, "ignorable removed", s, kept)
+            s = kept
+        }
+        if steps.removesMarks {
+            var kept: [UInt32] = []
+            var notes: [String] = []
+            for x in s {
+                switch ScalarPolicy.markDecision(x) {
+                case .notAMark: kept.append(x)
+                case .removed(let why): notes.append("U+\(hex(x)) removed: \(why)")
+                case .kept(let why): kept.append(x); notes.append("U+\(hex(x)) kept: \(why)")
+                }
+            }
+            record(&traces, "marks", s, kept, notes)
+            s = kept
+        }
+        if steps.foldsLetters {
+            let folded = s.flatMap { ScalarPolicy.letterFold($0) ?? [$0] }
+            record(&traces, "letter folded", s, folded)
+            s = folded
+        }
+        if steps.foldsPunctuation {
+            let folded = s.flatMap { ScalarPolicy.punctuationFold($0) ?? [$0] }
+            record(&traces, "punctuation folded", s, folded)
+            s = folded
+        }
+        if steps.transliteratesToASCII {
+            let folded = s.flatMap { ScalarPolicy.asciiFold($0) ?? [$0] }
+            record(&traces, "Latin-ASCII", s, folded)
+            s = folded
+        }
+        return s
+    }
+}
+
+func hex(_ scalar: UInt32) -> String {
+    let digits = String(scalar, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}

@@ -1,0 +1,111 @@
+/// Fold's decisions about single code points: which marks go, which letters and punctuation
+/// fold. Everything here is derived from ICU's character data at run time; the lists below are
+/// the policy, the data comes from ICU.
+enum ScalarPolicy {
+    /// Bump when a decision below changes: it is part of every fingerprint.
+    static let tableVersion = 1
+
+    // MARK: Marks
+
+    /// Scripts whose combining marks are diacritics that searchers ignore: accents on Latin,
+    /// Greek and Cyrillic letters, Hebrew points, Arabic (and Syriac) harakat.
+    static let markRemovingScripts: Set<Int32> = Set(
+        ["Latn", "Grek", "Cyrl", "Hebr", "Arab", "Syrc"].map { ICU.scriptCode($0) })
+
+    /// Blocks of generic combining diacritics (script Inherited): removed wherever they occur.
+    static let genericDiacriticBlocks: [ClosedRange<UInt32>] = [
+        0x0300...0x036F, // Combining Diacritical Marks
+        0x1AB0...0x1AFF, // Combining Diacritical Marks Extended
+        0x1DC0...0x1DFF, // Combining Diacritical Marks Supplement
+        0x20D0...0x20FF, // Combining Diacritical Marks for Symbols
+        0xFE20...0xFE2F, // Combining Half Marks
+    ]
+
+    static let inherited = ICU.scriptCode("Zinh")
+    static let common = ICU.scriptCode("Zyyy")
+    static let latin = ICU.scriptCode("Latn")
+
+    enum MarkDecision: Equatable {
+        case notAMark
+        case removed(String)
+        case kept(String)
+    }
+
+    /// The marks policy. A nonspacing or enclosing mark (Mn, Me) is removed when every script it
+    /// is used with (Script_Extensions) is one of `markRemovingScripts`, or when it is a generic
+    /// diacritic of script Inherited/Common from `genericDiacriticBlocks`. Every other mark is
+    /// kept: it makes a different letter in its script (kana voicing marks, Indic vowel signs,
+    /// viramas and nuktas, Thai and Lao vowels and tone marks, ...). Spacing marks (Mc) are
+    /// always kept: they are vowel signs of abugidas.
+    static func markDecision(_ scalar: UInt32) -> MarkDecision {
+        let category = ICU.generalCategory(scalar)
+        guard category == "Mn" || category == "Me" else {
+            return category == "Mc" ? .kept("spacing mark (Mc): a vowel sign or similar of its script") : .notAMark
+        }
+        let scripts = (try? ICU.scriptExtensions(scalar)) ?? [ICU.script(scalar)]
+        let names = scripts.map { ICU.scriptName($0) }.joined(separator: " ")
+        if scripts.allSatisfy({ $0 == inherited || $0 == common }) {
+            if genericDiacriticBlocks.contains(where: { $0.contains(scalar) }) {
+                return .removed("generic combining diacritic")
+            }
+            return .kept("combining mark of script \(names), not a generic diacritic")
+        }
+        if scripts.allSatisfy({ markRemovingScripts.contains($0) }) {
+            return .removed("diacritic of \(names)")
+        }
+        return .kept("mark of \(names): makes a different letter there")
+    }
+
+    // MARK: Letters
+
+    /// Latin letters that no decomposition splits, folded by CLDR's Latin-ASCII data as ICU
+    /// ships it, when the result is ASCII letters: æ→ae, ø→o, ł→l, đ→d, þ→th, ı→i, ƒ→f.
+    static func letterFold(_ scalar: UInt32) -> [UInt32]? {
+        guard scalar >= 0x80, ICU.generalCategory(scalar).hasPrefix("L"), ICU.script(scalar) == latin else { return nil }
+        guard let mapped = try? ICU.latinASCII([scalar]), mapped != [scalar], !mapped.isEmpty,
+              mapped.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
+        else { return nil }
+        return mapped
+    }
+
+    // MARK: Punctuation and spaces
+
+    static let apostrophes: Set<UInt32> = [0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x2035, 0x02BC]
+    static let quotationMarks: Set<UInt32> = [0x201C, 0x201D, 0x201E, 0x201F, 0x2033, 0x2036]
+    /// Dash_Punctuation that is not a dash: the wave dashes and the kana double hyphen.
+    static let notDashes: Set<UInt32> = [0x301C, 0x3030, 0x30A0]
+
+    /// Typographic punctuation and spaces: quotes to ' and ", the hyphen and dash family
+    /// (General_Category Pd, and U+2212 MINUS SIGN) to -, the fraction and division slashes to
+    /// /, … to ..., every White_Space character to U+0020.
+    static func punctuationFold(_ scalar: UInt32) -> [UInt32]? {
+        if scalar < 0x80 {
+            return scalar != 0x20 && ICU.isWhiteSpace(scalar) ? [0x20] : nil
+        }
+        if apostrophes.contains(scalar) { return [0x27] }
+        if quotationMarks.contains(scalar) { return [0x22] }
+        if scalar == 0x2044 || scalar == 0x2215 { return [0x2F] }
+        if scalar == 0x2026 { return [0x2E, 0x2E, 0x2E] }
+        if scalar == 0x2212 || (ICU.generalCategory(scalar) == "Pd" && !notDashes.contains(scalar)) { return [0x2D] }
+        if ICU.isWhiteSpace(scalar) { return [0x20] }
+        return nil
+    }
+
+    // MARK: ASCII
+
+    /// CLDR's Latin-ASCII for a remaining Latin or Common letter, digit or symbol, when the
+    /// result is ASCII. Spaces that Latin-ASCII puts around a result (½ → " 1/2") are dropped,
+    /// so no token is split.
+    static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
+        guard scalar >= 0x80 else { return nil }
+        let category = ICU.generalCategory(scalar)
+        guard !category.hasPrefix("M"), !category.hasPrefix("C"), !category.hasPrefix("Z") else { return nil }
+        let script = ICU.script(scalar)
+        guard script == latin || script == common || script == inherited else { return nil }
+        guard var mapped = try? ICU.latinASCII([scalar]), mapped != [scalar] else { return nil }
+        while mapped.first == 0x20 { mapped.removeFirst() }
+        while mapped.last == 0x20 { mapped.removeLast() }
+        guard !mapped.isEmpty, mapped.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return mapped
+    }
+}

@@ -1,0 +1,71 @@
+/// A cache of what each code point maps to, filled one page of 256 code points at a time on
+/// first use, so a one-word fold does not pay for the whole of Unicode.
+///
+/// Pages are immutable once built and are published with a compare-and-swap, so lookups take no
+/// lock: two threads that build the same page at once keep one of the two.
+final class ScalarTable: @unchecked Sendable {
+    static let pageCount = 0x110000 >> 8
+
+    final class Page {
+        /// `offsets[i]..<offsets[i + 1]` is the slice of `data` that code point `i` maps to.
+        let offsets: [UInt32]
+        let data: [UInt32]
+
+        init(offsets: [UInt32], data: [UInt32]) {
+            self.offsets = offsets
+            self.data = data
+        }
+    }
+
+    private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private let build: @Sendable (UInt32) -> [UInt32]
+
+    init(build: @escaping @Sendable (UInt32) -> [UInt32]) {
+        self.build = build
+        slots = .allocate(capacity: Self.pageCount)
+        slots.initialize(repeating: nil, count: Self.pageCount)
+    }
+
+    deinit {
+        for i in 0..<Self.pageCount {
+            if let page = slots[i] { Unmanaged<Page>.fromOpaque(page).release() }
+        }
+        slots.deallocate()
+    }
+
+    private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
+        var offsets: [UInt32] = [0]
+        var data: [UInt32] = []
+        offsets.reserveCapacity(257)
+        data.reserveCapacity(256)
+        for low in 0..<256 {
+            let scalar = UInt32(index << 8 | low)
+            if (0xD800...0xDFFF).contains(scalar) {
+                data.append(scalar)
+            } else {
+                data.append(contentsOf: build(scalar))
+            }
+            offsets.append(UInt32(data.count))
+        }
+        let page = Unmanaged.passRetained(Page(offsets: offsets, data: data)).toOpaque()
+        if ICU.publish(slots + index, page) { return page }
+        Unmanaged<Page>.fromOpaque(page).release()
+        return ICU.loadAcquire(slots + index)!
+    }
+
+    @inline(__always)
+    func page(_ index: Int) -> Page {
+        let raw = ICU.loadAcquire(slots + index) ?? buildPage(index)
+        return Unmanaged<Page>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// What `scalar` maps to.
+    @inline(__always)
+    func withMapping<R>(_ scalar: UInt32, _ body: (ArraySlice<UInt32>) throws -> R) rethrows -> R {
+        let page = page(Int(scalar >> 8))
+        let low = Int(scalar & 0xFF)
+        return try body(page.data[Int(page.offsets[low])..<Int(page.offsets[low + 1])])
+    }
+
+    func mapping(_ scalar: UInt32) -> [UInt32] { withMapping(scalar) { Array($0) } }
+}

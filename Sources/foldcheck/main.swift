@@ -1,0 +1,2 @@
+import Fold
+print(try Folder(.search).fold(CommandLine.arguments.dropFirst().joined(separator: " ")))
