@@ -27,17 +27,22 @@ let package = Package(
             name: "Fold",
             dependencies: ["CFoldICU"]
         ),
+        // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
+        .target(
+            name: "FoldVectors",
+            dependencies: ["Fold"]
+        ),
         .executableTarget(
             name: "foldcheck",
             dependencies: [
                 "Fold",
+                "FoldVectors",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "FoldTests",
-            dependencies: ["Fold"],
-            resources: []
+            dependencies: ["Fold", "FoldVectors"]
         ),
         .testTarget(
             name: "FoldCheckTests",

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Fold
+import FoldVectors
+
+@main
+struct FoldCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "foldcheck",
+        abstract: "Fold text for search with Fold, explain a fold, and check test vectors.",
+        discussion: """
+            With TEXT arguments, prints the fold of each on its own line. With none, reads \
+            stdin and writes exactly one folded line per input line, keeping \\n and \\r\\n \
+            endings and a missing final newline as they were.
+
+            Examples:
+              foldcheck "Crème brûlée"                 # creme brulee
+              printf 'ÆRØ\\n' | foldcheck --profile ascii
+              foldcheck --explain "Ǆ½"
+              foldcheck --vectors TestVectors/*.tsv
+
+            Exit codes: 0 success; 1 a vector failed; 64 usage error; 65 invalid UTF-8 on \
+            stdin (or a line over --max-line-bytes); 66 a vector file cannot be read or \
+            parsed; 70 ICU failed; 74 reading stdin or writing stdout failed. A closed \
+            output pipe (foldcheck | head) ends the run quietly with 0.
+            """,
+        version: "0.1.0"
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The profile to fold with (see --list-profiles).", valueName: "name"))
+    var profile: String = "search"
+
+    @Flag(name: .long, help: "List the preset profiles, one per line.")
+    var listProfiles = false
+
+    @Option(name: .long, help: ArgumentHelp("Explain the fold of TEXT, one row per code point.", valueName: "text"))
+    var explain: String?
+
+    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp("Run test vector files and report failures.", valueName: "path"))
+    var vectors: [String] = []
+
+    @Flag(name: .long, help: "Print the profile's fingerprint (store it with an index).")
+    var fingerprint = false
+
+    @Flag(name: .long, help: "Replace invalid UTF-8 on stdin with U+FFFD instead of failing.")
+    var replaceInvalid = false
+
+    @Option(name: .long, help: ArgumentHelp("Refuse stdin lines longer than this many bytes.", valueName: "n"))
+    var maxLineBytes: Int?
+
+    @Argument(help: "Text to fold; each argument prints one line. Without any, stdin is read.")
+    var text: [String] = []
+
+    func validate() throws {
+        guard FoldProfile(named: profile) != nil else {
+            throw ValidationError("unknown profile '\(profile)'; run foldcheck --list-profiles")
+        }
+        if let maxLineBytes, maxLineBytes < 1 {
+            throw ValidationError("--max-line-bytes must be at least 1")
+        }
+        let modes = [listProfiles, explain != nil, !vectors.isEmpty, fingerprint].filter { $0 }.count
+        if modes > 1 {
+            throw ValidationError("use one of --list-profiles, --explain, --vectors, --fingerprint at a time")
+        }
+        if modes == 1 && !text.isEmpty {
+            throw ValidationError("TEXT arguments cannot be combined with --list-profiles, --explain, --vectors or --fingerprint")
+        }
+    }
+
+    func run() throws {
+        ignoreSIGPIPE()
+        var out = Output(fd: 1)
+        do {
+            let code = try runMode(&out)
+            try out.flush()
+            if code != 0 { throw ExitCode(code) }
+        } catch is Output.BrokenPipe {
+            return
+        } catch let failure as Failure {
+            try? out.flush()
+            writeError(failure.message)
+            throw ExitCode(failure.code)
+        } catch let error as ICUError {
+            writeError("foldcheck: \(error)")
+            throw ExitCode(Exit.software)
+        }
+    }
+
+    private func runMode(_ out: inout Output) throws -> Int32 {
+        let profile = FoldProfile(named: profile)!
+        if listProfiles {
+            let width = FoldProfile.presets.map(\.name.count).max() ?? 0
+            for p in FoldProfile.presets {
+                try out.write(p.name + String(repeating: " ", count: width - p.name.count + 2) + p.summary + "\n")
+            }
+            return Exit.ok
+        }
+        let folder = try Folder(profile)
+        if fingerprint {
+            try out.write(folder.fingerprint + "\n")
+            return Exit.ok
+        }
+        if let explain {
+            try out.write(ExplainTable.render(folder.explain(explain)))
+            return Exit.ok
+        }
+        if !vectors.isEmpty {
+            return try runVectors(&out)
+        }
+        if !text.isEmpty {
+            for t in text { try out.write(folder.fold(t) + "\n") }
+            return Exit.ok
+        }
+        try foldStdin(folder, &out)
+        return Exit.ok
+    }
+
+    private func foldStdin(_ folder: Folder, _ out: inout Output) throws {
+        var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
+        while let line = try reader.next() {
+            let folded: [UInt8]
+            do {
+                folded = try folder.fold(utf8: line.content, replacingInvalid: replaceInvalid)
+            } catch {
+                throw Failure(
+                    message: "foldcheck: invalid UTF-8 on line \(reader.lineNumber) at byte \(error.byteOffset + 1) of the line (byte offset \(line.offset + error.byteOffset) of the input); use --replace-invalid to replace it with U+FFFD",
+                    code: Exit.dataError)
+            }
+            try out.write(folded)
+            try out.write(line.ending)
+        }
+    }
+
+    private func runVectors(_ out: inout Output) throws -> Int32 {
+        var all: [FoldVector] = []
+        for path in vectors {
+            guard let text = readFile(path) else {
+                throw Failure(message: "foldcheck: cannot read vector file \(path)", code: Exit.noInput)
+            }
+            do {
+                all += try VectorFile.parse(text, name: path)
+            } catch {
+                throw Failure(message: "foldcheck: \(error)", code: Exit.noInput)
+            }
+        }
+        let outcomes = try VectorRunner.run(all)
+        var failed = 0
+        for o in outcomes where !o.passed {
+            failed += 1
+            let v = o.vector
+            try out.write("FAIL \(v.location) [\(v.profile)] \(v.note)\n")
+            try out.write("  input:    \(VectorFile.escape(v.input))  (\(VectorFile.codePoints(v.input)))\n")
+            try out.write("  expected: \(VectorFile.escape(v.expected))  (\(VectorFile.codePoints(v.expected)))\n")
+            try out.write("  got:      \(VectorFile.escape(o.got))  (\(VectorFile.codePoints(o.got)))\n")
+        }
+        try out.write("\(outcomes.count - failed) passed, \(failed) failed\n")
+        return failed == 0 ? Exit.ok : Exit.failures
+    }
+}

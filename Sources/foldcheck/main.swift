@@ -1,2 +1,0 @@
-import Fold
-print(try Folder(.search).fold(CommandLine.arguments.dropFirst().joined(separator: " ")))
