@@ -166,6 +166,14 @@ public struct FoldProfile: Sendable, Hashable, CustomStringConvertible {
         var transliteratesToASCII: Bool
         var composes: Bool
 
+        /// ICU's NFKC_Casefold applies its mapping to each code point before canonical
+        /// reordering (so U+0345 folded to ι orders as a starter). These steps are exactly
+        /// NFKC_Casefold's, and Fold follows ICU there; every other profile reorders first, so
+        /// its fold is invariant under canonical equivalence.
+        var mapsBeforeReordering: Bool {
+            self == FoldProfile.nfkcCasefold.steps
+        }
+
         /// Whether any step after decomposition maps code points (the per-scalar fold table).
         var mapsScalars: Bool {
             foldsCase || removesDefaultIgnorables || removesMarks || foldsLetters || foldsPunctuation

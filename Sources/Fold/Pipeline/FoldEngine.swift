@@ -43,6 +43,25 @@ final class FoldEngine: Sendable {
         var elements: [Element] = []
         elements.reserveCapacity(input.underestimatedCount)
         var index: Int32 = 0
+        if steps.mapsBeforeReordering, let mappings {
+            // ICU's NFKC_Casefold order: map each decomposed scalar, then reorder once.
+            for scalar in input {
+                decompositions.withMapping(scalar.value) { decomposed in
+                    for d in decomposed {
+                        mappings.withMapping(d) { out in
+                            for x in out {
+                                elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
+                            }
+                        }
+                    }
+                }
+                index += 1
+            }
+            Self.reorder(&elements)
+            if steps.collapsesWhitespace { Self.collapseSpaces(&elements) }
+            if steps.composes { Self.compose(&elements) }
+            return elements
+        }
         for scalar in input {
             decompositions.withMapping(scalar.value) { mapped in
                 for x in mapped {

@@ -14,10 +14,13 @@ struct ScalarPipeline: Sendable {
         var notes: [String]
     }
 
-    /// Step 1: the decomposition of one input scalar. Punctuation that step 6 folds is left
-    /// whole, so that ″ becomes " rather than two primes.
+    /// Step 1: the decomposition of one input scalar. A code point that steps 5 or 6 fold as a
+    /// whole is left whole (case folded first: Ŀ gives ŀ) when it has no canonical
+    /// decomposition, so that ″ becomes " rather than two primes, and Ŀ and ŀ become l rather
+    /// than l·. (Canonically decomposable code points
+    /// always decompose: that keeps the fold invariant under canonical equivalence.)
     func decompose(_ scalar: UInt32) -> [UInt32] {
-        if steps.foldsPunctuation, ScalarPolicy.punctuationFold(scalar) != nil { return [scalar] }
+        if let whole = ScalarPolicy.wholeFold(scalar, steps) { return [whole] }
         return (try? ICU.decompose(scalar, compatibility: steps.decomposition == .compatibility)) ?? [0xFFFD]
     }
 

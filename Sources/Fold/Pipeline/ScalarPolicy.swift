@@ -8,9 +8,11 @@ enum ScalarPolicy {
     // MARK: Marks
 
     /// Scripts whose combining marks are diacritics that searchers ignore: accents on Latin,
-    /// Greek and Cyrillic letters, Hebrew points, Arabic (and Syriac) harakat.
+    /// Greek and Cyrillic letters, Hebrew points, Arabic (and Syriac) harakat, and the
+    /// historic alphabets that share those marks (Coptic, Glagolitic, Old Permic: the Cyrillic
+    /// titlo U+0483 is used with Old Permic too).
     static let markRemovingScripts: Set<Int32> = Set(
-        ["Latn", "Grek", "Cyrl", "Hebr", "Arab", "Syrc"].map { ICU.scriptCode($0) })
+        ["Latn", "Grek", "Cyrl", "Hebr", "Arab", "Syrc", "Copt", "Glag", "Perm"].map { ICU.scriptCode($0) })
 
     /// Blocks of generic combining diacritics (script Inherited): removed wherever they occur.
     static let genericDiacriticBlocks: [ClosedRange<UInt32>] = [
@@ -89,6 +91,24 @@ enum ScalarPolicy {
         if scalar == 0x2212 || (ICU.generalCategory(scalar) == "Pd" && !notDashes.contains(scalar)) { return [0x2D] }
         if ICU.isWhiteSpace(scalar) { return [0x20] }
         return nil
+    }
+
+    /// The code point that step 1 leaves whole for step 5 or 6 to fold, instead of decomposing
+    /// `scalar` (see `ScalarPipeline.decompose`): `scalar` itself, or its case fold when the
+    /// profile folds case, provided that is one code point with no canonical decomposition and
+    /// a letter or punctuation fold of its own. Nil when `scalar` decomposes as usual.
+    static func wholeFold(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> UInt32? {
+        guard scalar >= 0x80, steps.foldsPunctuation || steps.foldsLetters else { return nil }
+        guard (try? ICU.decompose(scalar, compatibility: false)) == [scalar] else { return nil }
+        var candidate = scalar
+        if steps.foldsCase {
+            guard let folded = try? ICU.foldCase(scalar), folded.count == 1 else { return nil }
+            candidate = folded[0]
+            guard candidate == scalar || (try? ICU.decompose(candidate, compatibility: false)) == [candidate] else { return nil }
+        }
+        let wanted = (steps.foldsPunctuation && punctuationFold(candidate) != nil)
+            || (steps.foldsLetters && letterFold(candidate) != nil)
+        return wanted ? candidate : nil
     }
 
     // MARK: ASCII

@@ -1,0 +1,65 @@
+// swift-tools-version:6.1
+//
+// Fold's benchmarks: a separate package, so that users of the library never build (or resolve)
+// the benchmark tooling. Build and run it from this directory; see README.md.
+import PackageDescription
+
+let package = Package(
+    name: "fold-benchmarks",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "bench-peers", targets: ["bench-peers"]),
+    ],
+    dependencies: [
+        // The library under test: the package one directory up.
+        .package(name: "Fold", path: ".."),
+        // ordo-one's benchmark harness (`swift package benchmark`). On Swift 6.3 it needs the
+        // MallocInterposer trait named explicitly (this also leaves its RuntimeInterposer trait off).
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // ICU for the peer implementations only. Swift never imports this module (see ICUPeers).
+        .systemLibrary(
+            name: "CICUPeer",
+            path: "Sources/CICUPeer",
+            pkgConfig: "icu-i18n",
+            providers: [.apt(["libicu-dev"])]
+        ),
+        // The ICU peers, in C++. Their public header uses <stdint.h> types alone, so Swift code
+        // that imports Foundation (which carries its own private ICU) can import them too.
+        .target(
+            name: "ICUPeers",
+            dependencies: ["CICUPeer"],
+            path: "Sources/ICUPeers"
+        ),
+        // Corpus loading and the tools under comparison, shared by both runners.
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                "ICUPeers",
+            ],
+            path: "Sources/BenchSupport"
+        ),
+        // The Markdown MB/s table against the peers: `swift run -c release bench-peers`.
+        .executableTarget(
+            name: "bench-peers",
+            dependencies: ["BenchSupport"],
+            path: "Sources/bench-peers"
+        ),
+        // ordo-one benchmarks: `swift package benchmark`.
+        .executableTarget(
+            name: "FoldBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "BenchSupport",
+            ],
+            path: "Benchmarks/FoldBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,139 @@
+@testable import Fold
+import Testing
+
+/// Properties every preset keeps, over every assigned code point alone and over random strings
+/// that mix scripts, marks, case, ignorables and punctuation.
+@Suite struct InvariantTests {
+    static let presetNames = FoldProfile.presets.map(\.name)
+
+    static func nfc(_ s: String) -> String { try! ReferenceFold.icu(.nfc, s) }
+    static func nfd(_ s: String) -> String { try! ReferenceFold.icu(.nfd, s) }
+
+    /// Case mappings that round-trip and stay inside the Unicode version ICU implements
+    /// (Swift's own case tables may be newer).
+    static func caseVariants(_ s: String) -> [String] {
+        let upper = s.uppercased(), lower = s.lowercased()
+        let all = upper + lower
+        guard all.unicodeScalars.allSatisfy({ ICU.generalCategory($0.value) != "Cn" }) else { return [] }
+        guard upper.lowercased().uppercased() == upper, lower.uppercased().lowercased() == lower else { return [] }
+        return [upper, lower]
+    }
+
+    static func check(_ folder: Folder, _ x: String, failures: inout [String]) {
+        let profile = folder.profile
+        let y = folder.fold(x)
+        if folder.fold(y) != y { failures.append("not idempotent: \(codePoints(x)) → \(codePoints(y)) → \(codePoints(folder.fold(y)))") }
+        let yd = folder.fold(nfd(x)), yc = folder.fold(nfc(x))
+        // ICU's NFKC_Casefold is not invariant where U+0345 meets other marks; nkfc-casefold
+        // follows ICU exactly, so it is held to invariance only where ICU is invariant.
+        let icuInvariant = !profile.steps.mapsBeforeReordering || {
+            let a = try! ReferenceFold.icu(.nfkcCasefold, x)
+            return a == (try! ReferenceFold.icu(.nfkcCasefold, nfd(x))) && a == (try! ReferenceFold.icu(.nfkcCasefold, nfc(x)))
+        }()
+        if icuInvariant && (yd != y || yc != y) { failures.append("not invariant under canonical equivalence: \(codePoints(x)): \(codePoints(y)) / nfd \(codePoints(yd)) / nfc \(codePoints(yc))") }
+        if profile.composes {
+            if nfc(y) != y { failures.append("output not NFC: \(codePoints(x)) → \(codePoints(y))") }
+        } else if nfd(y) != y {
+            failures.append("output not decomposed: \(codePoints(x)) → \(codePoints(y))")
+        }
+        if profile.foldsCase && profile.removesMarks {
+            for variant in caseVariants(x) where folder.fold(variant) != y {
+                failures.append("not case-invariant: \(codePoints(x)) → \(codePoints(y)) but \(codePoints(variant)) → \(codePoints(folder.fold(variant)))")
+            }
+        }
+        if profile.removesMarks {
+            for s in y.unicodeScalars {
+                if case .removed = ScalarPolicy.markDecision(s.value) {
+                    failures.append("removed mark U+\(hex(s.value)) left in \(codePoints(y)) (from \(codePoints(x)))")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: presetNames)
+    func everyAssignedCodePointAlone(profile: String) throws {
+        let folder = try Folder(FoldProfile(named: profile)!)
+        var failures: [String] = []
+        #expect(assignedNonPrivateScalars.count > 140_000)
+        for scalar in assignedNonPrivateScalars { Self.check(folder, String(scalar), failures: &failures) }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+
+    @Test(arguments: presetNames)
+    func randomMixedStrings(profile: String) throws {
+        let folder = try Folder(FoldProfile(named: profile)!)
+        var rng = SeededGenerator(seed: 0xF01D ^ UInt64(profile.utf8.count))
+        var failures: [String] = []
+        for _ in 0..<(randomStringCount / 4) { Self.check(folder, randomString(&rng), failures: &failures) }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+
+    @Test func privateUseAndUnassignedPassThrough() throws {
+        for profile in FoldProfile.presets {
+            let folder = try Folder(profile)
+            for value: UInt32 in [0xE000, 0xF8FF, 0xF0000, 0x10FFFD, 0x0378, 0x50000, 0xFFFF] {
+                let s = String(Unicode.Scalar(value)!)
+                #expect(folder.fold(s) == s, "\(profile.name) changed U+\(hex(value))")
+            }
+        }
+    }
+}
+
+/// The engine against the reference pipeline (ICU's whole-string steps), and the plain forms
+/// against ICU's normalizer called directly.
+@Suite struct ReferenceEquivalenceTests {
+    @Test(arguments: InvariantTests.presetNames)
+    func everyCodePointAloneMatchesReference(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = try Folder(p)
+        var failures: [String] = []
+        for scalar in assignedNonPrivateScalars {
+            let s = String(scalar)
+            let expected = try ReferenceFold.fold(s, steps: p.steps)
+            let got = folder.fold(s)
+            if got != expected { failures.append("U+\(hex(scalar.value)): got \(codePoints(got)), reference \(codePoints(expected))") }
+        }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+
+    @Test(arguments: InvariantTests.presetNames)
+    func randomStringsMatchReference(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = try Folder(p)
+        var rng = SeededGenerator(seed: 0x5EED)
+        var failures: [String] = []
+        for _ in 0..<randomStringCount {
+            let s = randomString(&rng)
+            let expected = try ReferenceFold.fold(s, steps: p.steps)
+            let got = folder.fold(s)
+            if got != expected { failures.append("\(codePoints(s)): got \(codePoints(got)), reference \(codePoints(expected))") }
+        }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+
+    static let plainForms: [(String, ICU.Form)] = [("nfc", .nfc), ("nfd", .nfd), ("nfkc", .nfkc), ("nfkd", .nfkd), ("nfkc-casefold", .nfkcCasefold)]
+
+    @Test(arguments: [0, 1, 2, 3, 4])
+    func plainFormsMatchICU(index: Int) throws {
+        let (name, form) = Self.plainForms[index]
+        let folder = try Folder(FoldProfile(named: name)!)
+        var failures: [String] = []
+        for scalar in assignedScalars {
+            let s = String(scalar)
+            let expected = try ReferenceFold.icu(form, s)
+            if folder.fold(s) != expected { failures.append("U+\(hex(scalar.value)): got \(codePoints(folder.fold(s))), ICU \(codePoints(expected))") }
+        }
+        var rng = SeededGenerator(seed: 0x1C0)
+        for _ in 0..<randomStringCount {
+            let s = randomString(&rng)
+            let expected = try ReferenceFold.icu(form, s)
+            if folder.fold(s) != expected { failures.append("\(codePoints(s)): got \(codePoints(folder.fold(s))), ICU \(codePoints(expected))") }
+        }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+}
