@@ -53,7 +53,10 @@ extension Folder {
         for scalar in text.unicodeScalars {
             var steps: [FoldExplanation.Step] = []
             let decomposed = pipeline.decompose(scalar.value)
-            if decomposed != [scalar.value] {
+            if let whole = ScalarPolicy.wholeFold(scalar.value, engine.steps) {
+                steps.append(.init(step: "kept whole", before: [scalar], after: scalars([whole]),
+                                   notes: ["folded as a whole by the letter or punctuation step, not decomposed" + (whole != scalar.value ? " (case folded first)" : "")]))
+            } else if decomposed != [scalar.value] {
                 steps.append(.init(step: "decomposed", before: [scalar], after: scalars(decomposed), notes: []))
             }
             var output: [UInt32] = []

@@ -50,6 +50,21 @@ struct FoldCheck: ParsableCommand {
     @Argument(help: "Text to fold; each argument prints one line. Without any, stdin is read.")
     var text: [String] = []
 
+    /// Runs the command; usage errors print one line with a hint and exit 64.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                writeError("foldcheck: \(message(for: error)) (see foldcheck --help)")
+                exit(withError: ExitCode(Exit.usage))
+            }
+            exit(withError: error)
+        }
+    }
+
     func validate() throws {
         guard FoldProfile(named: profile) != nil else {
             throw ValidationError("unknown profile '\(profile)'; run foldcheck --list-profiles")

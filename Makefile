@@ -1,0 +1,40 @@
+# Fold: the two set-up commands are `make run` and `make test` (see README.md).
+SWIFT ?= swift
+# Tests run in release mode (the per-code-point checks fold every code point of Unicode several
+# times) with testability enabled for @testable imports.
+TEST_FLAGS = -c release -Xswiftc -enable-testing
+SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
+
+.PHONY: deps run build test vectors bench-build bench-peers bench corpora clean
+
+deps:
+	@./Scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build -c release --product foldcheck
+
+# Folds a sample and shows the CLI.
+run: build
+	@echo '$$ foldcheck "Crème brûlée" "CREME BRULEE" "créme  brulée" "Crème brûlée (combining accents)"'
+	@.build/release/foldcheck $(SAMPLE)
+	@echo '$$ foldcheck --profile ascii "Smørrebrød © Þórður ½"'
+	@.build/release/foldcheck --profile ascii "Smørrebrød © Þórður ½"
+	@echo '$$ printf "Straße\\r\\nİSTANBUL\\n" | foldcheck'
+	@printf 'Straße\r\nİSTANBUL\n' | .build/release/foldcheck
+	@echo '$$ foldcheck --explain "Ǆ½"'
+	@.build/release/foldcheck --explain "Ǆ½"
+	@echo '$$ foldcheck --fingerprint'
+	@.build/release/foldcheck --fingerprint
+	@echo '$$ foldcheck --vectors TestVectors/*.tsv'
+	@.build/release/foldcheck --vectors TestVectors/*.tsv | tail -1
+
+# Builds and passes every test.
+test: deps
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+vectors: build
+	.build/release/foldcheck --vectors TestVectors/*.tsv
+
+clean:
+	rm -rf .build Benchmarks/.build
