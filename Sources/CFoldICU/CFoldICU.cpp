@@ -156,6 +156,10 @@ uint8_t cfold_combining_class(uint32_t code_point) {
     return u_getCombiningClass(static_cast<UChar32>(code_point));
 }
 
+int32_t cfold_nfc_quick_check(uint32_t code_point) {
+    return u_getIntPropertyValue(static_cast<UChar32>(code_point), UCHAR_NFC_QUICK_CHECK);
+}
+
 int32_t cfold_compose_pair(uint32_t first, uint32_t second) {
     UErrorCode err = U_ZERO_ERROR;
     const UNormalizer2 *nfc = unorm2_getNFCInstance(&err);

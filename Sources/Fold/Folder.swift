@@ -37,6 +37,33 @@ public struct Folder: Sendable {
     /// try Folder(.search).fold("Straße") // "strasse"
     /// ```
     public func fold(_ text: String) -> String {
+        var text = text
+        if let result = text.utf8.withContiguousStorageIfAvailable({ foldValid($0) }) {
+            return result
+        }
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { foldValid($0) } ?? generalFold(text)
+    }
+
+    /// Folds valid UTF-8 into a `String`: the fast path into one allocation of the output's
+    /// size class, and the general path when the output outgrows it.
+    private func foldValid(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+        if !engine.steps.collapsesWhitespace {
+            let capacity = utf8.count + utf8.count / 8 + 16
+            var fits = true
+            let result = String(unsafeUninitializedCapacity: capacity) { buffer in
+                switch engine.fastFold(utf8, into: buffer.baseAddress!, capacity: capacity) {
+                case .written(let n): return n
+                case .overflow, .invalid: fits = false; return 0
+                }
+            }
+            if fits { return result }
+        }
+        return generalFold(String(decoding: utf8, as: UTF8.self))
+    }
+
+    /// The general path: every step on scalars.
+    func generalFold(_ text: String) -> String {
         let elements = engine.foldElements(text.unicodeScalars)
         var result = String()
         result.unicodeScalars.reserveCapacity(elements.count)
@@ -54,14 +81,33 @@ public struct Folder: Sendable {
     /// let key = try Folder().fold(utf8: Array("Crème".utf8))   // Array("creme".utf8)
     /// ```
     public func fold<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, replacingInvalid: Bool = false) throws(InvalidUTF8Error) -> [UInt8] {
-        let text: String
-        if let offset = UTF8Validation.firstInvalidOffset(bytes) {
-            if !replacingInvalid { throw InvalidUTF8Error(byteOffset: offset) }
-            text = String(decoding: bytes, as: UTF8.self)
-        } else {
-            text = String(decoding: bytes, as: UTF8.self)
+        let outcome: Result<[UInt8], InvalidUTF8Error>? = bytes.withContiguousStorageIfAvailable { buffer in
+            foldBytes(buffer, replacingInvalid: replacingInvalid)
         }
-        return Array(fold(text).utf8)
+        switch outcome ?? Array(bytes).withUnsafeBufferPointer({ foldBytes($0, replacingInvalid: replacingInvalid) }) {
+        case .success(let folded): return folded
+        case .failure(let error): throw error
+        }
+    }
+
+    private func foldBytes(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
+        if !engine.steps.collapsesWhitespace {
+            let capacity = buffer.count + buffer.count / 8 + 16
+            var outcome: FoldEngine.FastOutcome = .overflow
+            let result = [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
+                outcome = engine.fastFold(buffer, into: out.baseAddress!, capacity: capacity)
+                if case .written(let n) = outcome { count = n } else { count = 0 }
+            }
+            switch outcome {
+            case .written: return .success(result)
+            case .invalid(let offset) where !replacingInvalid: return .failure(InvalidUTF8Error(byteOffset: offset))
+            default: break
+            }
+        }
+        if !replacingInvalid, let offset = UTF8Validation.firstInvalidOffset(buffer: buffer) {
+            return .failure(InvalidUTF8Error(byteOffset: offset))
+        }
+        return .success(Array(generalFold(String(decoding: buffer, as: UTF8.self)).utf8))
     }
 
     /// A short string that changes whenever this folder's output could change: the profile's

@@ -110,6 +110,11 @@ import Testing
             let expected = try ReferenceFold.fold(s, steps: p.steps)
             let got = folder.fold(s)
             if got != expected { failures.append("\(codePoints(s)): got \(codePoints(got)), reference \(codePoints(expected))") }
+            let general = folder.generalFold(s)
+            if general != expected { failures.append("\(codePoints(s)): general path \(codePoints(general)), reference \(codePoints(expected))") }
+            if let bytes = try? folder.fold(utf8: Array(s.utf8)), bytes != Array(expected.utf8) {
+                failures.append("\(codePoints(s)): fold(utf8:) \(codePoints(String(decoding: bytes, as: UTF8.self))), reference \(codePoints(expected))")
+            }
         }
         for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
         #expect(failures.isEmpty, "\(failures.count) failures")

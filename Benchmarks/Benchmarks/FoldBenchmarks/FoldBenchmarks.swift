@@ -48,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
                 maxDuration: .seconds(3),
                 maxIterations: 20
             )
-            Benchmark("\(corpusName)/\(tool.name)", configuration: configuration) { benchmark, pass in
+            Benchmark("\(corpusName)/\(tool.name)", configuration: configuration) { (benchmark: Benchmark, pass: FoldPass) in
                 for _ in benchmark.scaledIterations {
                     let start = ContinuousClock.now
                     blackHole(pass.run())
@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
                     let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
                     benchmark.measurement(inputRate, Int(Double(pass.inputBytes) / seconds))
                 }
-            } setup: {
+            } setup: { () async throws -> FoldPass in
                 do {
                     return try tool.makePass(try Corpus.load(corpusName))
                 } catch {

@@ -52,11 +52,15 @@ func parseOptions() -> Options {
     }
     while let arg = args.popFirst() {
         switch arg {
-        case "--runs": options.runs = max(1, Int(value(arg)) ?? usage())
+        case "--runs":
+            guard let runs = Int(value(arg)), runs > 0 else { usage() }
+            options.runs = runs
         case "--corpora": options.corporaDirectory = value(arg)
         case "--corpus": options.corpora.append(value(arg))
         case "--tool": options.toolFilters.append(value(arg).lowercased())
-        case "--translit-mb": options.translitBytes = Int((Double(value(arg)) ?? usage()) * 1e6)
+        case "--translit-mb":
+            guard let mb = Double(value(arg)), mb > 0 else { usage() }
+            options.translitBytes = Int(mb * 1e6)
         case "--no-unidecode": options.unidecode = false
         case "--show": options.show = value(arg)
         case "-h", "--help": usage()

@@ -63,6 +63,10 @@ int32_t cfold_fold_case(uint32_t code_point, uint32_t *dst, int32_t capacity, in
 /// Canonical combining class (`u_getCombiningClass`).
 uint8_t cfold_combining_class(uint32_t code_point);
 
+/// NFC_Quick_Check (`u_getIntPropertyValue(c, UCHAR_NFC_QUICK_CHECK)`): 0 No, 1 Yes, 2 Maybe.
+/// Maybe marks the code points that can combine with a preceding one.
+int32_t cfold_nfc_quick_check(uint32_t code_point);
+
 /// Primary composite of a pair (`unorm2_composePair` on NFC), or -1.
 int32_t cfold_compose_pair(uint32_t first, uint32_t second);
 

@@ -121,6 +121,9 @@ enum ICU {
 
     static func combiningClass(_ scalar: UInt32) -> UInt8 { cfold_combining_class(scalar) }
 
+    /// Whether a code point can combine with a preceding one (NFC_Quick_Check = Maybe).
+    static func combinesBackward(_ scalar: UInt32) -> Bool { cfold_nfc_quick_check(scalar) == 2 }
+
     static func composePair(_ first: UInt32, _ second: UInt32) -> UInt32? {
         let c = cfold_compose_pair(first, second)
         return c < 0 ? nil : UInt32(c)

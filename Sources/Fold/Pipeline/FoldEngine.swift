@@ -3,17 +3,19 @@
 final class FoldEngine: Sendable {
     let steps: FoldProfile.Steps
     let pipeline: ScalarPipeline
-    /// Step 1 for each input scalar.
-    let decompositions: ScalarTable
-    /// Steps 2 to 6 for each decomposed scalar (nil when the profile maps nothing).
-    let mappings: ScalarTable?
+    let core: Core
+    /// Each code point's fold alone, as UTF-8, for the fast path.
+    let fastTable: FastTable
+
+    var decompositions: ScalarTable { core.decompositions }
+    var mappings: ScalarTable? { core.mappings }
 
     private init(steps: FoldProfile.Steps) {
         self.steps = steps
         let pipeline = ScalarPipeline(steps: steps)
         self.pipeline = pipeline
-        decompositions = ScalarTable { pipeline.decompose($0) }
-        mappings = steps.mapsScalars ? ScalarTable { pipeline.map($0) } : nil
+        core = Core(steps: steps, pipeline: pipeline)
+        fastTable = FastTable(core: core)
     }
 
     nonisolated(unsafe) private static var engines: [FoldProfile.Steps: FoldEngine] = [:]
@@ -37,6 +39,24 @@ final class FoldEngine: Sendable {
         var sourceEnd: Int32
     }
 
+    func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
+        core.foldElements(input)
+    }
+
+    /// The general path and its tables.
+    final class Core: Sendable {
+        let steps: FoldProfile.Steps
+        /// Step 1 for each input scalar.
+        let decompositions: ScalarTable
+        /// Steps 2 to 6 for each decomposed scalar (nil when the profile maps nothing).
+        let mappings: ScalarTable?
+
+        init(steps: FoldProfile.Steps, pipeline: ScalarPipeline) {
+            self.steps = steps
+            decompositions = ScalarTable { pipeline.decompose($0) }
+            mappings = steps.mapsScalars ? ScalarTable { pipeline.map($0) } : nil
+        }
+
     /// Folds a sequence of scalars, keeping for each output scalar the input scalars it came
     /// from. This is the general path: every step, linear in the input.
     func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
@@ -57,9 +77,9 @@ final class FoldEngine: Sendable {
                 }
                 index += 1
             }
-            Self.reorder(&elements)
-            if steps.collapsesWhitespace { Self.collapseSpaces(&elements) }
-            if steps.composes { Self.compose(&elements) }
+            FoldEngine.reorder(&elements)
+            if steps.collapsesWhitespace { FoldEngine.collapseSpaces(&elements) }
+            if steps.composes { FoldEngine.compose(&elements) }
             return elements
         }
         for scalar in input {
@@ -70,7 +90,7 @@ final class FoldEngine: Sendable {
             }
             index += 1
         }
-        Self.reorder(&elements)
+        FoldEngine.reorder(&elements)
         if let mappings {
             var mapped: [Element] = []
             mapped.reserveCapacity(elements.count)
@@ -82,11 +102,12 @@ final class FoldEngine: Sendable {
                 }
             }
             elements = mapped
-            Self.reorder(&elements)
+            FoldEngine.reorder(&elements)
         }
-        if steps.collapsesWhitespace { Self.collapseSpaces(&elements) }
-        if steps.composes { Self.compose(&elements) }
+        if steps.collapsesWhitespace { FoldEngine.collapseSpaces(&elements) }
+        if steps.composes { FoldEngine.compose(&elements) }
         return elements
+    }
     }
 
     /// Canonical ordering: each run of non-starters is stably sorted by combining class. Short

@@ -1,0 +1,265 @@
+/// The fast path: UTF-8 in, UTF-8 out, one table lookup per non-ASCII code point and eight
+/// ASCII bytes per step.
+///
+/// Each code point's fold *alone* (decomposed, mapped, recomposed) is cached as UTF-8 with what
+/// the fast path must know about it. Concatenating those is the fold of the whole text except
+/// where neighbours interact: a mark out of canonical order, a code point that can combine with
+/// the one before it (NFC_Quick_Check Maybe), or a mapping that changes a combining class. There
+/// the fast path hands the segment back to the last boundary (a starter that combines with
+/// nothing before it) to ``FoldEngine/foldElements(_:)``, the general path, and goes on after
+/// it. Tests prove the result identical to the reference pipeline.
+final class FastTable: @unchecked Sendable {
+    static let pageCount = 0x110000 >> 8
+
+    // Entry: bits 0-15 offset into the page's bytes, 16-23 length, 24-31 flags.
+    static let general: UInt32 = 1 << 24   // must take the general path
+    static let backward: UInt32 = 1 << 25  // its first scalar can combine with a preceding one
+    static let identity: UInt32 = 1 << 26  // folds to itself: copy the input bytes
+
+    // Page layout (one allocation): UInt32 entries[256], UInt8 firstCcc[256],
+    // UInt8 lastCcc[256], then the bytes.
+    static let firstCccOffset = 1024
+    static let lastCccOffset = 1280
+    static let bytesOffset = 1536
+
+    private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private let core: FoldEngine.Core
+    /// What each ASCII byte folds to, and whether only A-Z change (then 8 bytes go at a time).
+    let ascii: [UInt8]
+    let asciiCaseOnly: Bool
+    let asciiIdentity: Bool
+
+    init(core: FoldEngine.Core) {
+        self.core = core
+        slots = .allocate(capacity: Self.pageCount)
+        slots.initialize(repeating: nil, count: Self.pageCount)
+        var ascii = [UInt8](repeating: 0, count: 128)
+        var caseOnly = true, identity = true
+        for b in 0..<128 {
+            let out = core.foldElements(CollectionOfOne(Unicode.Scalar(UInt8(b))))
+            // Every preset folds an ASCII character to one ASCII character (or keeps it).
+            let mapped = out.count == 1 && out[0].scalar < 0x80 ? UInt8(out[0].scalar) : UInt8(b)
+            ascii[b] = mapped
+            if mapped != UInt8(b) { identity = false }
+            let lower = (0x41...0x5A).contains(b) ? UInt8(b + 0x20) : UInt8(b)
+            if b >= 0x20 && mapped != lower && mapped != UInt8(b) { caseOnly = false }
+            if (0x41...0x5A).contains(b) && mapped != lower { caseOnly = false }
+            if b >= 0x20 && !(0x41...0x5A).contains(b) && mapped != UInt8(b) { caseOnly = false }
+        }
+        self.ascii = ascii
+        asciiCaseOnly = caseOnly && ascii[0x41] == 0x61
+        asciiIdentity = identity
+    }
+
+    deinit {
+        for i in 0..<Self.pageCount { slots[i]?.deallocate() }
+        slots.deallocate()
+    }
+
+    private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
+        var entries = [UInt32](repeating: 0, count: 256)
+        var first = [UInt8](repeating: 0, count: 256)
+        var last = [UInt8](repeating: 0, count: 256)
+        var bytes: [UInt8] = []
+        for low in 0..<256 {
+            let value = UInt32(index << 8 | low)
+            guard let scalar = Unicode.Scalar(value) else {
+                entries[low] = Self.identity
+                continue
+            }
+            let out = core.foldElements(CollectionOfOne(scalar))
+            var flags: UInt32 = 0
+            let decomposed = core.decompositions.mapping(value)
+            // The first decomposed scalar is a mark but the output starts with a starter: not a
+            // boundary the fast path can restart from.
+            if let d = decomposed.first, ICU.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
+                flags |= Self.general
+            }
+            // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently
+            // in context: the general path handles it.
+            for d in decomposed where ICU.combiningClass(d) != 0 {
+                let m = core.mappings?.mapping(d) ?? [d]
+                if !(m.isEmpty || (m.count == 1 && ICU.combiningClass(m[0]) == ICU.combiningClass(d))) {
+                    flags |= Self.general
+                }
+            }
+            if let head = out.first {
+                if ICU.combinesBackward(head.scalar) { flags |= Self.backward }
+                first[low] = head.ccc
+                last[low] = out.last!.ccc
+            }
+            if out.count == 1 && out[0].scalar == value {
+                entries[low] = flags | Self.identity
+                continue
+            }
+            var utf8: [UInt8] = []
+            for e in out { utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(e.scalar)!)!) }
+            if utf8.count > 255 { flags |= Self.general; utf8 = [] }
+            entries[low] = UInt32(bytes.count) | UInt32(utf8.count) << 16 | flags
+            bytes += utf8
+        }
+        let page = UnsafeMutableRawPointer.allocate(byteCount: Self.bytesOffset + bytes.count, alignment: 8)
+        entries.withUnsafeBytes { page.copyMemory(from: $0.baseAddress!, byteCount: 1024) }
+        first.withUnsafeBytes { (page + Self.firstCccOffset).copyMemory(from: $0.baseAddress!, byteCount: 256) }
+        last.withUnsafeBytes { (page + Self.lastCccOffset).copyMemory(from: $0.baseAddress!, byteCount: 256) }
+        if !bytes.isEmpty {
+            bytes.withUnsafeBytes { (page + Self.bytesOffset).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        }
+        if ICU.publish(slots + index, page) { return page }
+        page.deallocate()
+        return ICU.loadAcquire(slots + index)!
+    }
+
+    @inline(__always)
+    func page(_ index: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(ICU.loadAcquire(slots + index) ?? buildPage(index))
+    }
+}
+
+extension FoldEngine {
+    enum FastOutcome {
+        case written(Int)
+        case overflow
+        case invalid(Int)
+    }
+
+    /// Folds `input` into `output`. Validates UTF-8 as it goes; returns `.overflow` when
+    /// `capacity` is too small (the caller retries with the general path).
+    func fastFold(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, capacity: Int) -> FastOutcome {
+        let table = fastTable
+        let n = input.count
+        guard n > 0 else { return .written(0) }
+        let src = input.baseAddress!
+        var i = 0, o = 0
+        var boundaryIn = 0, boundaryOut = 0
+        var lastCcc: UInt8 = 0
+        let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
+        let ascii = table.ascii
+        return ascii.withUnsafeBufferPointer { asciiMap -> FastOutcome in
+            while i < n {
+                // Eight ASCII bytes at a time.
+                while i + 8 <= n {
+                    let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                    if w & 0x8080_8080_8080_8080 != 0 { break }
+                    guard o + 8 <= capacity else { return .overflow }
+                    var folded = w
+                    // Any byte below 0x20 (controls, tab, line breaks) goes through the table.
+                    let hasControl = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+                    if hasControl != 0 || !(caseOnly || asciiIdentity) {
+                        for k in 0..<8 { (output + o + k).pointee = asciiMap[Int(src[i + k])] }
+                    } else {
+                        if caseOnly {
+                            let geA = w &+ 0x3F3F_3F3F_3F3F_3F3F  // high bit set where byte >= 0x41
+                            let gtZ = w &+ 0x2525_2525_2525_2525  // high bit set where byte >= 0x5B
+                            folded = w | ((geA & ~gtZ & 0x8080_8080_8080_8080) >> 2)
+                        }
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: folded, as: UInt64.self)
+                    }
+                    boundaryIn = i + 7
+                    boundaryOut = o + 7
+                    lastCcc = 0
+                    i += 8
+                    o += 8
+                }
+                guard i < n else { break }
+                let b0 = src[i]
+                if b0 < 0x80 {
+                    guard o < capacity else { return .overflow }
+                    boundaryIn = i
+                    boundaryOut = o
+                    output[o] = asciiMap[Int(b0)]
+                    o += 1
+                    i += 1
+                    lastCcc = 0
+                    continue
+                }
+                // Decode and validate one multi-byte scalar.
+                guard let (value, length) = Self.decode(src, i, n) else { return .invalid(i) }
+                let page = table.page(Int(value >> 8))
+                let low = Int(value & 0xFF)
+                let entry = page.load(fromByteOffset: low * 4, as: UInt32.self)
+                let length8 = Int((entry >> 16) & 0xFF)
+                let firstCcc = page.load(fromByteOffset: FastTable.firstCccOffset + low, as: UInt8.self)
+                let isEmpty = entry & FastTable.identity == 0 && length8 == 0
+                if entry & (FastTable.general | FastTable.backward) != 0 || (!isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
+                    // Neighbours interact: fold from the last boundary to the next one with the
+                    // general path.
+                    var j = i + length
+                    while j < n {
+                        let b = src[j]
+                        if b < 0x80 { break }
+                        guard let (v, l) = Self.decode(src, j, n) else { return .invalid(j) }
+                        let p = table.page(Int(v >> 8))
+                        let e = p.load(fromByteOffset: Int(v & 0xFF) * 4, as: UInt32.self)
+                        let nonEmpty = e & FastTable.identity != 0 || (e >> 16) & 0xFF != 0
+                        let f = p.load(fromByteOffset: FastTable.firstCccOffset + Int(v & 0xFF), as: UInt8.self)
+                        if nonEmpty && e & (FastTable.general | FastTable.backward) == 0 && f == 0 { break }
+                        j += l
+                    }
+                    let segment = UnsafeBufferPointer(start: src + boundaryIn, count: j - boundaryIn)
+                    let elements = foldElements(String(decoding: segment, as: UTF8.self).unicodeScalars)
+                    o = boundaryOut
+                    for e in elements {
+                        let scalar = Unicode.Scalar(e.scalar)!
+                        let width = UTF8.width(scalar)
+                        guard o + width <= capacity else { return .overflow }
+                        for unit in UTF8.encode(scalar)! { output[o] = unit; o += 1 }
+                    }
+                    lastCcc = elements.last?.ccc ?? 0
+                    i = j
+                    continue
+                }
+                if isEmpty {
+                    i += length
+                    continue
+                }
+                if firstCcc == 0 {
+                    boundaryIn = i
+                    boundaryOut = o
+                }
+                if entry & FastTable.identity != 0 {
+                    guard o + length <= capacity else { return .overflow }
+                    for k in 0..<length { output[o + k] = src[i + k] }
+                    o += length
+                } else {
+                    guard o + length8 <= capacity else { return .overflow }
+                    let bytes = page.advanced(by: FastTable.bytesOffset + Int(entry & 0xFFFF)).assumingMemoryBound(to: UInt8.self)
+                    for k in 0..<length8 { output[o + k] = bytes[k] }
+                    o += length8
+                }
+                lastCcc = page.load(fromByteOffset: FastTable.lastCccOffset + low, as: UInt8.self)
+                i += length
+            }
+            return .written(o)
+        }
+    }
+
+    /// Decodes the scalar at `i` (first byte >= 0x80), or nil when it is not valid UTF-8.
+    @inline(__always)
+    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (UInt32, Int)? {
+        let b0 = p[i]
+        switch b0 {
+        case 0xC2...0xDF:
+            guard i + 1 < n else { return nil }
+            let b1 = p[i + 1]
+            guard b1 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(b0 & 0x1F) << 6 | UInt32(b1 & 0x3F), 2)
+        case 0xE0...0xEF:
+            guard i + 2 < n else { return nil }
+            let b1 = p[i + 1], b2 = p[i + 2]
+            let low: UInt8 = b0 == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = b0 == 0xED ? 0x9F : 0xBF
+            guard b1 >= low, b1 <= high, b2 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(b0 & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F), 3)
+        case 0xF0...0xF4:
+            guard i + 3 < n else { return nil }
+            let b1 = p[i + 1], b2 = p[i + 2], b3 = p[i + 3]
+            let low: UInt8 = b0 == 0xF0 ? 0x90 : 0x80
+            let high: UInt8 = b0 == 0xF4 ? 0x8F : 0xBF
+            guard b1 >= low, b1 <= high, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(b0 & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F), 4)
+        default:
+            return nil
+        }
+    }
+}
