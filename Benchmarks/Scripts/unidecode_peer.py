@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Python's unidecode as a peer for bench-peers.
 
-    python3 Scripts/unidecode_peer.py CORPUS.txt [--runs 5]   # prints {"mb_per_s": ..., ...} as JSON
-    python3 Scripts/unidecode_peer.py --show TEXT             # prints unidecode(TEXT)
+    python3 Scripts/unidecode_peer.py CORPUS.txt [--runs 5] [--warmup 1]  # JSON with "mb_per_s"
+    python3 Scripts/unidecode_peer.py --show TEXT                         # prints unidecode(TEXT)
 
-Reads the corpus once, splits it into lines on "\\n" (as bench-peers does), then times
-`unidecode(line)` for every line, `--runs` times, and reports the median rate in MB/s of input
-(10^6 bytes of the lines' UTF-8, newlines not counted). Needs `pip install unidecode`.
+Reads the corpus once, splits it into lines on "\\n" (as bench-peers does), runs `unidecode`
+over every line `--warmup` times untimed, then times `unidecode(line)` for every line `--runs`
+times, and reports the median rate in MB/s of input (10^6 bytes of the lines' UTF-8, newlines
+not counted). Needs `pip install unidecode`.
 """
 import argparse
 import json
@@ -24,6 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", nargs="?", help="a UTF-8 corpus file")
     parser.add_argument("--runs", type=int, default=5, help="passes over all lines; the median is reported")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed passes before the timed ones")
     parser.add_argument("--show", metavar="TEXT", help="print unidecode(TEXT) and exit")
     args = parser.parse_args()
 
@@ -40,6 +42,10 @@ def main() -> None:
         raw_lines.pop()
     input_bytes = sum(len(line) for line in raw_lines)
     lines = [line.decode("utf-8") for line in raw_lines]
+
+    for _ in range(max(0, args.warmup)):
+        for line in lines:
+            unidecode(line)
 
     rates = []
     seconds = []

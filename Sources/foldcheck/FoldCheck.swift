@@ -17,8 +17,10 @@ struct FoldCheck: ParsableCommand {
               printf 'ÆRØ\\n' | foldcheck --profile ascii
               foldcheck --explain "Ǆ½"
               foldcheck --vectors TestVectors/*.tsv
+              foldcheck --find creme < menu.txt        # [Crème] brûlée
+              foldcheck --find "green do" --words < titles.txt
 
-            Exit codes: 0 success; 1 a vector failed; 64 usage error; 65 invalid UTF-8 on \
+            Exit codes: 0 success; 1 a vector failed, or --find matched no line; 64 usage error; 65 invalid UTF-8 on \
             stdin (or a line over --max-line-bytes); 66 a vector file cannot be read or \
             parsed; 70 ICU failed; 74 reading stdin or writing stdout failed. A closed \
             output pipe (foldcheck | head) ends the run quietly with 0.
@@ -47,6 +49,28 @@ struct FoldCheck: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Refuse stdin lines longer than this many bytes.", valueName: "n"))
     var maxLineBytes: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Print the stdin lines that match QUERY, with each match marked.", valueName: "query"))
+    var find: String?
+
+    @Flag(name: .long, help: "With --find: each query word must be a prefix of a word of the line (like FTS's 'green do*').")
+    var words = false
+
+    @Flag(name: .long, help: "With --find --words: the words may match in any order.")
+    var anyOrder = false
+
+    @Flag(name: .long, help: "With --find: a query letter typed with a diacritic only matches that diacritic.")
+    var respectDiacritics = false
+
+    @Flag(name: .long, help: "With --find: a query letter typed in upper case only matches upper case.")
+    var respectCase = false
+
+    enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, always, never
+    }
+
+    @Option(name: .long, help: "With --find: mark matches with ANSI colour (auto: when stdout is a terminal) or with [brackets].")
+    var color: ColorChoice = .auto
+
     @Argument(help: "Text to fold; each argument prints one line. Without any, stdin is read.")
     var text: [String] = []
 
@@ -72,12 +96,18 @@ struct FoldCheck: ParsableCommand {
         if let maxLineBytes, maxLineBytes < 1 {
             throw ValidationError("--max-line-bytes must be at least 1")
         }
-        let modes = [listProfiles, explain != nil, !vectors.isEmpty, fingerprint].filter { $0 }.count
+        let modes = [listProfiles, explain != nil, !vectors.isEmpty, fingerprint, find != nil].filter { $0 }.count
         if modes > 1 {
-            throw ValidationError("use one of --list-profiles, --explain, --vectors, --fingerprint at a time")
+            throw ValidationError("use one of --list-profiles, --explain, --vectors, --fingerprint, --find at a time")
         }
         if modes == 1 && !text.isEmpty {
-            throw ValidationError("TEXT arguments cannot be combined with --list-profiles, --explain, --vectors or --fingerprint")
+            throw ValidationError("TEXT arguments cannot be combined with --list-profiles, --explain, --vectors, --fingerprint or --find")
+        }
+        if find == nil && (words || anyOrder || respectDiacritics || respectCase) {
+            throw ValidationError("--words, --any-order, --respect-diacritics and --respect-case go with --find")
+        }
+        if anyOrder && !words {
+            throw ValidationError("--any-order goes with --words")
         }
     }
 
@@ -121,6 +151,9 @@ struct FoldCheck: ParsableCommand {
         if !vectors.isEmpty {
             return try runVectors(&out)
         }
+        if let find {
+            return try runFind(find, folder, &out)
+        }
         if !text.isEmpty {
             for t in text { try out.write(folder.fold(t) + "\n") }
             return Exit.ok
@@ -143,6 +176,44 @@ struct FoldCheck: ParsableCommand {
             try out.write(folded)
             try out.write(line.ending)
         }
+    }
+
+    private func runFind(_ query: String, _ folder: Folder, _ out: inout Output) throws -> Int32 {
+        var options: Matcher.Options = []
+        if respectDiacritics { options.insert(.respectsTypedDiacritics) }
+        if respectCase { options.insert(.respectsTypedCase) }
+        let mode: Matcher.Mode = words ? .wordPrefixes(anyOrder ? .anyOrder : .inOrder) : .substring
+        let matcher = Matcher(query, folder: folder, mode: mode, options: options)
+        let useColor = color == .always || (color == .auto && isTerminal(1))
+        let (open, close) = useColor ? ("\u{1B}[1;31m", "\u{1B}[0m") : ("[", "]")
+        var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
+        var matched = 0
+        while let line = try reader.next() {
+            let text: String
+            if let offset = UTF8Validation.firstInvalid(line.content) {
+                guard replaceInvalid else {
+                    throw Failure(
+                        message: "foldcheck: invalid UTF-8 on line \(reader.lineNumber) at byte \(offset + 1) of the line (byte offset \(line.offset + offset) of the input); use --replace-invalid to replace it with U+FFFD",
+                        code: Exit.dataError)
+                }
+                text = String(decoding: line.content, as: UTF8.self)
+            } else {
+                text = String(decoding: line.content, as: UTF8.self)
+            }
+            let ranges = matcher.matches(in: text)
+            guard !ranges.isEmpty else { continue }
+            matched += 1
+            var marked = ""
+            var at = text.startIndex
+            for r in ranges {
+                marked += text[at..<r.lowerBound] + open + text[r] + close
+                at = r.upperBound
+            }
+            marked += text[at...]
+            try out.write(marked)
+            try out.write(line.ending.isEmpty ? [0x0A] : line.ending)
+        }
+        return matched > 0 ? Exit.ok : Exit.failures
     }
 
     private func runVectors(_ out: inout Output) throws -> Int32 {

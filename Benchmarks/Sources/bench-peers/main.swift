@@ -1,9 +1,10 @@
 // bench-peers: MB/s of Fold against its peers, as a Markdown table.
 //
-//   swift run -c release bench-peers [--runs 5] [--corpora DIR] [--corpus NAME]... [--tool SUBSTRING]...
-//                                    [--translit-mb 1] [--no-unidecode] [--show TEXT]
+//   swift run -c release bench-peers [--runs 5] [--warmup 1] [--corpora DIR] [--corpus NAME]...
+//                                    [--tool SUBSTRING]... [--translit-mb 1] [--no-unidecode] [--show TEXT]
 //
-// Loads each corpus once, runs each tool over all of its lines `--runs` times and reports the
+// Loads each corpus once, runs each tool over all of its lines once untimed (`--warmup`: lazy
+// tables, page faults, buffers), then `--runs` times timed, and reports the
 // median, in MB/s (10^6 bytes of line content per second), with the ratio to Fold's `search`
 // profile through `fold(utf8:)` on the same corpus. Python's unidecode runs in a child process
 // (Scripts/unidecode_peer.py), timed by itself the same way. Progress goes to stderr, the table to
@@ -14,6 +15,7 @@ import Foundation
 
 struct Options {
     var runs = 5
+    var warmup = 1
     var corporaDirectory: String? = nil
     var corpora: [String] = []
     var toolFilters: [String] = []
@@ -24,9 +26,10 @@ struct Options {
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
-        usage: bench-peers [--runs N] [--corpora DIR] [--corpus NAME]... [--tool SUBSTRING]...
+        usage: bench-peers [--runs N] [--warmup N] [--corpora DIR] [--corpus NAME]... [--tool SUBSTRING]...
                            [--translit-mb MB] [--no-unidecode] [--show TEXT]
-          --runs N          passes per tool and corpus; the median is reported (default 5)
+          --runs N          timed passes per tool and corpus; the median is reported (default 5)
+          --warmup N        untimed passes before them (default 1)
           --corpora DIR     where english.txt, european.txt, mixed.txt are (default: Benchmarks/Corpora,
                             or $FOLD_CORPORA_DIR)
           --corpus NAME     only this corpus (repeatable)
@@ -55,6 +58,9 @@ func parseOptions() -> Options {
         case "--runs":
             guard let runs = Int(value(arg)), runs > 0 else { usage() }
             options.runs = runs
+        case "--warmup":
+            guard let warmup = Int(value(arg)), warmup >= 0 else { usage() }
+            options.warmup = warmup
         case "--corpora": options.corporaDirectory = value(arg)
         case "--corpus": options.corpora.append(value(arg))
         case "--tool": options.toolFilters.append(value(arg).lowercased())
@@ -111,12 +117,12 @@ enum UnidecodeOutcome {
     case unavailable(String)
 }
 
-func runUnidecode(corpusPath: String, runs: Int) -> UnidecodeOutcome {
+func runUnidecode(corpusPath: String, runs: Int, warmup: Int) -> UnidecodeOutcome {
     let script = BenchPaths.scriptsDirectory + "/unidecode_peer.py"
     let python = ProcessInfo.processInfo.environment["PYTHON"] ?? "python3"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [python, script, corpusPath, "--runs", String(runs)]
+    process.arguments = [python, script, corpusPath, "--runs", String(runs), "--warmup", String(warmup)]
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -230,6 +236,7 @@ for corpus in corpora {
         var samples: [Double] = []
         var checksum = 0
         let clock = ContinuousClock()
+        for _ in 0..<options.warmup { checksum = pass.run() }
         for _ in 0..<options.runs {
             var result = 0
             let elapsed = clock.measure { result = pass.run() }
@@ -243,7 +250,7 @@ for corpus in corpora {
             + "output \(checksum) bytes)")
     }
     if runUnidecodeRow {
-        switch runUnidecode(corpusPath: corpus.path, runs: options.runs) {
+        switch runUnidecode(corpusPath: corpus.path, runs: options.runs, warmup: options.warmup) {
         case let .measured(result):
             rates[unidecodeName, default: [:]][corpus.name] = result.mb_per_s
             log("  \(unidecodeName.padding(toLength: 26, withPad: " ", startingAt: 0)) \(formatRate(result.mb_per_s)) MB/s")
@@ -278,7 +285,7 @@ for row in rowNames {
 let fingerprint = (try? Folder(.search).fingerprint) ?? "?"
 print(table)
 print("MB/s of input (10^6 bytes of line content per second, newlines not counted), median of \(options.runs) passes "
-    + "over every line; in parentheses, the ratio to `\(baselineName)` on the same corpus (higher is faster). "
+    + "over every line after \(options.warmup) untimed; in parentheses, the ratio to `\(baselineName)` on the same corpus (higher is faster). "
     + "Fold \(fingerprint), ICU \(ICUPeer.icuVersion), single thread.")
 print("")
 for tool in tools { print("- \(tool.name): \(tool.summary)") }

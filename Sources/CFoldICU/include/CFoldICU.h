@@ -107,6 +107,11 @@ int32_t cfold_latin_ascii(const uint32_t *src, int32_t length, uint32_t *dst, in
 int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds,
                             int32_t capacity_pairs, int32_t *status);
 
+/// The C library's `memmem`: the offset of the first occurrence of `needle` in `haystack`, or
+/// -1 (not ICU, but the one C helper Fold needs besides ICU).
+int64_t cfold_find(const uint8_t *haystack, int64_t haystack_length, const uint8_t *needle,
+                   int64_t needle_length);
+
 /// A process-wide lock for Fold's rare slow paths (the registry of shared tables).
 void cfold_global_lock(void);
 void cfold_global_unlock(void);

@@ -189,6 +189,13 @@ enum ICU {
         throw ICUError(code: 15)
     }
 
+    /// `cfold_find` (the C library's memmem).
+    static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
+        guard let h = haystack.baseAddress, let n = needle.baseAddress else { return nil }
+        let r = cfold_find(h.assumingMemoryBound(to: UInt8.self), Int64(haystack.count), n.assumingMemoryBound(to: UInt8.self), Int64(needle.count))
+        return r < 0 ? nil : Int(r)
+    }
+
     // Lock-free publication for lazily built tables.
     @inline(__always)
     static func loadAcquire(_ slot: UnsafePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {

@@ -124,6 +124,17 @@ final class FoldEngine: Sendable {
                 j += 1
             }
             if !sorted {
+                // Reordered scalars share the source range of their run, so that maps back to
+                // the original stay monotone.
+                var start = elements[i].sourceStart, end = elements[i].sourceEnd
+                for k in i..<j {
+                    start = min(start, elements[k].sourceStart)
+                    end = max(end, elements[k].sourceEnd)
+                }
+                for k in i..<j {
+                    elements[k].sourceStart = start
+                    elements[k].sourceEnd = end
+                }
                 if j - i <= 16 {
                     for k in (i + 1)..<j {
                         let e = elements[k]
@@ -177,8 +188,14 @@ final class FoldEngine: Sendable {
                    let composite = ICU.composePair(out[starter].scalar, e.scalar) {
                     out[starter].scalar = composite
                     out[starter].ccc = ICU.combiningClass(composite)
-                    out[starter].sourceStart = min(out[starter].sourceStart, e.sourceStart)
-                    out[starter].sourceEnd = max(out[starter].sourceEnd, e.sourceEnd)
+                    let start = min(out[starter].sourceStart, e.sourceStart)
+                    let end = max(out[starter].sourceEnd, e.sourceEnd)
+                    // The starter and the marks between it and the composed one now form one
+                    // cluster: they share its source range, so maps back stay monotone.
+                    for k in starter..<out.count {
+                        out[k].sourceStart = min(out[k].sourceStart, start)
+                        out[k].sourceEnd = max(out[k].sourceEnd, end)
+                    }
                     continue
                 }
             }

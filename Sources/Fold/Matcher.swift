@@ -1,0 +1,245 @@
+/// Finds a query in texts the way an index does: both sides folded by the same ``Folder``,
+/// matches reported as ranges of the original text.
+///
+/// ```swift
+/// let folder = try Folder(.search)
+/// let matcher = Matcher("creme", folder: folder)
+/// let text = "Crème brûlée"
+/// matcher.matches(in: text).map { text[$0] }   // ["Crème"]
+///
+/// let words = Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder))
+/// words.contains("Green Doors open")            // true: "green*" then "do*"
+/// ```
+public struct Matcher: Sendable {
+    /// How a query matches a text.
+    public enum Mode: Sendable, Hashable {
+        /// The folded query occurs anywhere in the folded text.
+        case substring
+        /// Each word of the query is a prefix of a word of the text, like FTS's `green do*`.
+        case wordPrefixes(WordOrder)
+    }
+
+    /// For ``Mode/wordPrefixes(_:)``: whether the query's words must match text words in the
+    /// order they were typed.
+    public enum WordOrder: Sendable, Hashable {
+        case inOrder
+        case anyOrder
+    }
+
+    /// Respecting what the user typed.
+    public struct Options: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// A query letter typed with a diacritic only matches that diacritic: "é" matches "é"
+        /// and "É" but not "e"; "e" still matches "e", "é" and "É".
+        public static let respectsTypedDiacritics = Options(rawValue: 1)
+        /// A query letter typed in upper case only matches upper case: "É" matches "É" and "E"
+        /// but not "é"; "é" still matches both.
+        public static let respectsTypedCase = Options(rawValue: 2)
+    }
+
+    /// The query as given, and folded.
+    public let query: String
+    public let foldedQuery: String
+    public let folder: Folder
+    public let mode: Mode
+    public let options: Options
+    /// Folded query words (for word-prefix matching), as UTF-8.
+    let queryWords: [[UInt8]]
+    let queryWordRanges: [Range<Int>]
+    let queryKey: [UInt8]
+    /// Per folded query byte: whether the query character there was typed with a diacritic or
+    /// case that must be respected, and its "typed" fold.
+    let typedFolder: Folder?
+    let query_: FoldedText
+
+    /// Builds a matcher; the query is folded once, here.
+    ///
+    /// ```swift
+    /// let m = Matcher("É", folder: try Folder(), options: [.respectsTypedDiacritics])
+    /// m.contains("ÉTÉ")   // true
+    /// m.contains("ETE")   // false
+    /// ```
+    public init(_ query: String, folder: Folder, mode: Mode = .substring, options: Options = []) {
+        self.query = query
+        self.folder = folder
+        self.mode = mode
+        self.options = options
+        let q = folder.foldedText(query)
+        query_ = q
+        foldedQuery = q.folded
+        let key = Array(q.folded.utf8)
+        queryKey = key
+        queryWordRanges = WordSegmenter.words(in: key)
+        queryWords = queryWordRanges.map { Array(key[$0]) }
+        var typed = folder.profile
+        if options.contains(.respectsTypedDiacritics) {
+            typed.removesMarks = false
+            typed.foldsLetters = false
+            typed.transliteratesToASCII = false
+        }
+        if options.contains(.respectsTypedCase) { typed.foldsCase = false }
+        typed.name += "-typed"
+        typedFolder = options.isEmpty ? nil : (try? Folder(typed))
+    }
+
+    // MARK: One text
+
+    /// Every match in `text`, as ranges of `text`, left to right and not overlapping.
+    public func matches(in text: String) -> [Range<String.Index>] {
+        let t = folder.foldedText(text)
+        return foldedMatches(in: t).map { t.originalRange(of: byteRange($0, in: t.folded)) }
+    }
+
+    /// The first match in `text`, or nil.
+    public func firstMatch(in text: String) -> Range<String.Index>? {
+        let t = folder.foldedText(text)
+        guard let first = foldedMatches(in: t, firstOnly: true).first else { return nil }
+        return t.originalRange(of: byteRange(first, in: t.folded))
+    }
+
+    /// Whether `text` matches.
+    public func contains(_ text: String) -> Bool {
+        if typedFolder == nil {
+            let key = Array(folder.fold(text).utf8)
+            return matchesKey(key, wordStarts: nil)
+        }
+        return firstMatch(in: text) != nil
+    }
+
+    /// Whether `text`, folded, starts with the folded query: the test for search-as-you-type
+    /// over titles.
+    ///
+    /// ```swift
+    /// Matcher("ecol", folder: try Folder()).hasPrefix("École normale")   // true
+    /// ```
+    public func hasPrefix(_ text: String) -> Bool {
+        let t = folder.foldedText(text)
+        let key = Array(t.folded.utf8)
+        guard key.starts(with: queryKey) else { return false }
+        return verifyTyped(t, spans: [0..<queryKey.count], queryStarts: [0])
+    }
+
+    // MARK: Matching on folded text
+
+    func byteRange(_ r: Range<Int>, in s: String) -> Range<String.Index> {
+        let u = s.utf8
+        return u.index(u.startIndex, offsetBy: r.lowerBound)..<u.index(u.startIndex, offsetBy: r.upperBound)
+    }
+
+    /// Matches as UTF-8 ranges of `t.folded`.
+    func foldedMatches(in t: FoldedText, firstOnly: Bool = false) -> [Range<Int>] {
+        let key = Array(t.folded.utf8)
+        switch mode {
+        case .substring:
+            guard !queryKey.isEmpty else { return [] }
+            var result: [Range<Int>] = []
+            var from = 0
+            while let at = Self.find(queryKey, in: key, from: from) {
+                let span = at..<(at + queryKey.count)
+                if verifyTyped(t, spans: [span], queryStarts: [0]) {
+                    result.append(span)
+                    if firstOnly { break }
+                    from = span.upperBound
+                } else {
+                    from = at + 1
+                }
+            }
+            return result
+        case .wordPrefixes(let order):
+            guard !queryWords.isEmpty else { return [] }
+            let words = WordSegmenter.words(in: key)
+            guard let spans = assignWords(key: key, words: words, order: order, typed: t) else { return [] }
+            return spans.sorted { $0.lowerBound < $1.lowerBound }
+        }
+    }
+
+    /// Assigns each query word to a distinct text word it is a prefix of; nil when impossible.
+    private func assignWords(key: [UInt8], words: [Range<Int>], order: WordOrder, typed t: FoldedText?) -> [Range<Int>]? {
+        let queryWordStarts = queryWordRanges.map(\.lowerBound)
+        func fits(_ q: Int, _ w: Range<Int>) -> Bool {
+            let qw = queryWords[q]
+            guard w.count >= qw.count, key[w.lowerBound..<(w.lowerBound + qw.count)].elementsEqual(qw) else { return false }
+            if let t { return verifyTyped(t, spans: [w.lowerBound..<(w.lowerBound + qw.count)], queryStarts: [queryWordStarts[q]]) }
+            return true
+        }
+        var used = [Bool](repeating: false, count: words.count)
+        var chosen = [Int](repeating: -1, count: queryWords.count)
+        // Backtracking over few query words; in order, text words must increase.
+        func place(_ q: Int) -> Bool {
+            if q == queryWords.count { return true }
+            let startWord = order == .inOrder && q > 0 ? chosen[q - 1] + 1 : 0
+            var w = startWord
+            while w < words.count {
+                if !used[w] && fits(q, words[w]) {
+                    used[w] = true
+                    chosen[q] = w
+                    if place(q + 1) { return true }
+                    used[w] = false
+                }
+                w += 1
+            }
+            return false
+        }
+        guard place(0) else { return nil }
+        return chosen.enumerated().map { q, w in words[w].lowerBound..<(words[w].lowerBound + queryWords[q].count) }
+    }
+
+    /// Whether a folded key matches (no typed checks): substring or word prefixes.
+    func matchesKey(_ key: [UInt8], wordStarts: [Int32]?) -> Bool {
+        switch mode {
+        case .substring:
+            return Self.find(queryKey, in: key, from: 0) != nil
+        case .wordPrefixes(let order):
+            let words: [Range<Int>]
+            if let wordStarts {
+                words = wordStarts.map { Int($0)..<key.count }
+            } else {
+                words = WordSegmenter.words(in: key)
+            }
+            return assignWords(key: key, words: words, order: order, typed: nil) != nil
+        }
+    }
+
+    /// Checks what the user typed: for each query character typed with a diacritic or case to
+    /// respect, the text's character under the match must fold to the same "typed" form.
+    func verifyTyped(_ t: FoldedText, spans: [Range<Int>], queryStarts: [Int]) -> Bool {
+        guard let typedFolder else { return true }
+        for (span, qStart) in zip(spans, queryStarts) {
+            var k = 0
+            while k < span.count {
+                let qRange = query_.originalUTF8Range(ofFoldedUTF8: (qStart + k)..<(qStart + k + 1))
+                let tRange = t.originalUTF8Range(ofFoldedUTF8: (span.lowerBound + k)..<(span.lowerBound + k + 1))
+                // Advance past every folded byte that comes from the same query character.
+                var next = k + 1
+                while next < span.count && query_.originalUTF8Range(ofFoldedUTF8: (qStart + next)..<(qStart + next + 1)) == qRange { next += 1 }
+                let qChar = String(decoding: Array(query_.original.utf8)[qRange], as: UTF8.self)
+                let typedQ = typedFolder.fold(qChar)
+                if typedQ != folder.fold(qChar) {
+                    let tChar = String(decoding: Array(t.original.utf8)[tRange], as: UTF8.self)
+                    if typedFolder.fold(tChar) != typedQ { return false }
+                }
+                k = next
+            }
+        }
+        return true
+    }
+
+    /// First occurrence of `needle` in `haystack` at or after `from`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard !needle.isEmpty, haystack.count - from >= needle.count else { return nil }
+        return haystack.withUnsafeBytes { h in
+            needle.withUnsafeBytes { n in
+                ICU.find(n, in: UnsafeRawBufferPointer(rebasing: h[from...])).map { $0 + from }
+            }
+        }
+    }
+}
+
+/// Word boundaries by Unicode word segmentation (ICU's word break iterator): the ranges of
+/// segments that are words (letters, numbers, kana, ideographs), not spaces or punctuation.
+enum WordSegmenter {
+    static func words(in utf8: [UInt8]) -> [Range<Int>] {
+        utf8.withUnsafeBufferPointer { (try? ICU.wordSegments(utf8: $0)) ?? [] }
+    }
+}

@@ -1,0 +1,76 @@
+@testable import Fold
+import Testing
+
+@Suite struct MatcherTests {
+    let folder = try! Folder(.search)
+
+    func found(_ query: String, in text: String, mode: Matcher.Mode = .substring, options: Matcher.Options = []) -> [String] {
+        Matcher(query, folder: folder, mode: mode, options: options).matches(in: text).map { String(text[$0]) }
+    }
+
+    @Test func substringMatchesMapToTheOriginal() {
+        #expect(found("creme", in: "Crème brûlée") == ["Crème"])
+        #expect(found("CRÈME", in: "la crème, LA CREME, la cre\u{300}me") == ["crème", "CREME", "cre\u{300}me"])
+        #expect(found("strasse", in: "Hauptstraße 5") == ["straße"])
+        #expect(found("ss", in: "Maß") == ["ß"])
+        #expect(found("lodz", in: "Łódź, Poland") == ["Łódź"])
+        #expect(found("x", in: "abc").isEmpty)
+        #expect(found("", in: "abc").isEmpty)
+    }
+
+    @Test func firstMatchContainsAndPrefix() {
+        let m = Matcher("ecole", folder: folder)
+        let text = "Une École, une ecole"
+        #expect(m.firstMatch(in: text).map { String(text[$0]) } == "École")
+        #expect(m.contains("ÉCOLE normale"))
+        #expect(!m.contains("ecol"))
+        #expect(m.hasPrefix("École normale"))
+        #expect(!m.hasPrefix("Une école"))
+    }
+
+    @Test func wordPrefixesInOrderAndAnyOrder() {
+        let inOrder = Matcher.Mode.wordPrefixes(.inOrder), anyOrder = Matcher.Mode.wordPrefixes(.anyOrder)
+        #expect(found("green do", in: "Green Doors open", mode: inOrder) == ["Green", "Do"])
+        #expect(found("green do", in: "doors green", mode: inOrder).isEmpty)
+        #expect(found("green do", in: "doors green", mode: anyOrder) == ["do", "green"])
+        #expect(found("reen", in: "green", mode: inOrder).isEmpty)  // not a word prefix
+        #expect(found("cre bru", in: "Crème Brûlée", mode: inOrder) == ["Crè", "Brû"])
+        #expect(found("do do", in: "door", mode: anyOrder).isEmpty)  // two query words need two text words
+        #expect(found("do do", in: "door dock", mode: anyOrder) == ["do", "do"])
+        #expect(found("東京", in: "東京都に住む", mode: inOrder) == ["東京"])
+    }
+
+    @Test func respectsTypedDiacritics() {
+        let o: Matcher.Options = [.respectsTypedDiacritics]
+        #expect(found("é", in: "e é É E", options: o) == ["é", "É"])
+        #expect(found("e", in: "e é É E", options: o) == ["e", "é", "É", "E"])
+        #expect(found("café", in: "cafe café CAFÉ cafe\u{301}", options: o) == ["café", "CAFÉ", "cafe\u{301}"])
+        #expect(found("cafe", in: "cafe café", options: o) == ["cafe", "café"])
+        #expect(Matcher("ø", folder: folder, options: o).matches(in: "o ø").count == 1)
+    }
+
+    @Test func respectsTypedCase() {
+        let o: Matcher.Options = [.respectsTypedCase]
+        #expect(found("É", in: "e é É E", options: o) == ["É", "E"])
+        #expect(found("é", in: "e é É E", options: o) == ["e", "é", "É", "E"])
+        #expect(found("É", in: "e é É E", options: [.respectsTypedCase, .respectsTypedDiacritics]) == ["É"])
+    }
+
+    @Test func filtersKeysAndTexts() async throws {
+        let titles = ["Crème brûlée", "Green doors", "Smørrebrød", "CREME fraiche", "Doors of green"]
+        let keys = titles.enumerated().map { folder.searchKey(for: $1, id: $0) }
+        #expect(try await Matcher("creme", folder: folder).filter(keys) == [0, 3])
+        #expect(try await Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder)).filter(keys) == [1])
+        #expect(try await Matcher("green do", folder: folder, mode: .wordPrefixes(.anyOrder)).filter(keys) == [1, 4])
+        #expect(try await Matcher("crème", folder: folder, options: [.respectsTypedDiacritics]).filter(keys) == [0])
+        #expect(try await Matcher("smorre", folder: folder).filter(titles) == [2])
+    }
+
+    @Test func filterStopsWhenCancelled() async throws {
+        let keys = (0..<200_000).map { folder.searchKey(for: "title \($0)", id: $0) }
+        let matcher = Matcher("title", folder: folder)
+        let task = Task { try await matcher.filter(keys) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
