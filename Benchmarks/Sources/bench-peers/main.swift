@@ -101,7 +101,9 @@ func formatRate(_ mbps: Double) -> String {
 }
 
 func formatRatio(_ ratio: Double) -> String {
-    ratio >= 10 ? String(format: "%.0f×", ratio) : String(format: "%.2f×", ratio)
+    if ratio >= 10 { return String(format: "%.0f×", ratio) }
+    if ratio >= 0.01 { return String(format: "%.2f×", ratio) }
+    return String(format: "%.3f×", ratio)
 }
 
 // MARK: - Python unidecode
