@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build test vectors bench-build bench-peers bench corpora clean
+.PHONY: deps run build test vectors bench-build bench-peers bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -32,6 +32,24 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+
+# Benchmarks live in their own package (Benchmarks/), so `make test` never builds them.
+corpora:
+	python3 Benchmarks/Scripts/make_corpora.py $(if $(MB),--mb $(MB))
+
+bench-build: deps
+	cd Benchmarks && $(SWIFT) build -c release --product bench-peers
+
+# The peers table: Fold against ICU, Foundation and Python's unidecode, MB/s and ratios.
+bench-peers: bench-build
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	@python3 -c "import unidecode" 2>/dev/null || (echo "installing unidecode with pip for the peers table" && pip install -q unidecode)
+	cd Benchmarks && .build/release/bench-peers
+
+# ordo-one benchmarks (throughput, wall clock, mallocs).
+bench: deps
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	cd Benchmarks && $(SWIFT) package benchmark
 
 vectors: build
 	.build/release/foldcheck --vectors TestVectors/*.tsv

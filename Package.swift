@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldCheckTests",
-            dependencies: ["Fold"]
+            dependencies: ["Fold", "foldcheck"]
         ),
     ],
     swiftLanguageModes: [.v6],

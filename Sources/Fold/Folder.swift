@@ -110,6 +110,14 @@ public struct Folder: Sendable {
         return .success(Array(generalFold(String(decoding: buffer, as: UTF8.self)).utf8))
     }
 
+    /// The largest offset `k` in `0 < k < utf8.count` such that folding `utf8[..<k]` and
+    /// `utf8[k...]` separately gives the fold of the whole, or nil when there is none (for
+    /// example inside one long combining sequence). Streaming readers fold huge lines in pieces
+    /// with it; `utf8` may end in the middle of a sequence.
+    package func lastSafeSplit(inUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        engine.lastSafeSplit(utf8)
+    }
+
     /// A short string that changes whenever this folder's output could change: the profile's
     /// steps, Fold's table version, and the Unicode and ICU versions it runs with. Store it
     /// beside an index and rebuild the index when it differs.

@@ -162,19 +162,45 @@ struct FoldCheck: ParsableCommand {
         return Exit.ok
     }
 
+    /// Folds stdin line by line. A long line is folded in pieces split where folding apart
+    /// equals folding together (`Folder.lastSafeSplit`), so memory stays bounded.
     private func foldStdin(_ folder: Folder, _ out: inout Output) throws {
         var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
-        while let line = try reader.next() {
-            let folded: [UInt8]
+        var pending: [UInt8] = []
+        var pendingLineOffset = 0, pendingInputOffset = 0
+        let hardLimit = 64 << 20
+        func fold(_ bytes: ArraySlice<UInt8>, lineOffset: Int, inputOffset: Int, lineNumber: Int) throws -> [UInt8] {
             do {
-                folded = try folder.fold(utf8: line.content, replacingInvalid: replaceInvalid)
+                return try folder.fold(utf8: bytes, replacingInvalid: replaceInvalid)
             } catch {
                 throw Failure(
-                    message: "foldcheck: invalid UTF-8 on line \(reader.lineNumber) at byte \(error.byteOffset + 1) of the line (byte offset \(line.offset + error.byteOffset) of the input); use --replace-invalid to replace it with U+FFFD",
+                    message: "foldcheck: invalid UTF-8 on line \(lineNumber) at byte \(lineOffset + error.byteOffset + 1) of the line (byte offset \(inputOffset + error.byteOffset) of the input); use --replace-invalid to replace it with U+FFFD",
                     code: Exit.dataError)
             }
-            try out.write(folded)
-            try out.write(line.ending)
+        }
+        while let piece = try reader.next() {
+            if pending.isEmpty {
+                pendingLineOffset = piece.lineOffset
+                pendingInputOffset = piece.inputOffset
+            }
+            pending += piece.content
+            if piece.complete {
+                try out.write(try fold(pending[...], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber))
+                try out.write(piece.ending)
+                pending.removeAll(keepingCapacity: pending.count <= 1 << 22)
+                continue
+            }
+            let split = pending.withUnsafeBufferPointer { folder.lastSafeSplit(inUTF8: $0) }
+            guard let split else {
+                if pending.count > hardLimit {
+                    throw Failure(message: "foldcheck: line \(reader.lineNumber) has more than \(hardLimit >> 20) MiB without a point where it can be folded in pieces (one combining sequence); refusing it rather than holding it in memory", code: Exit.dataError)
+                }
+                continue
+            }
+            try out.write(try fold(pending[..<split], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber))
+            pending.removeFirst(split)
+            pendingLineOffset += split
+            pendingInputOffset += split
         }
     }
 
@@ -188,7 +214,15 @@ struct FoldCheck: ParsableCommand {
         let (open, close) = useColor ? ("\u{1B}[1;31m", "\u{1B}[0m") : ("[", "]")
         var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
         var matched = 0
-        while let line = try reader.next() {
+        var partial: [UInt8] = [], partialOffset = 0
+        while let piece = try reader.next() {
+            // Matching needs whole lines; a line is held until it ends (bound it with
+            // --max-line-bytes).
+            if partial.isEmpty { partialOffset = piece.inputOffset }
+            partial += piece.content
+            guard piece.complete else { continue }
+            let line = (content: partial, ending: piece.ending, offset: partialOffset)
+            partial = []
             let text: String
             if let offset = UTF8Validation.firstInvalid(line.content) {
                 guard replaceInvalid else {

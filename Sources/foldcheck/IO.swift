@@ -67,29 +67,43 @@ struct Output {
 }
 
 /// Reads a file descriptor in chunks and hands out lines with their endings, so every input line
-/// yields exactly one output line and the endings come back as they were.
+/// yields exactly one output line and the endings come back as they were. A line longer than
+/// `pieceLimit` comes in pieces (`complete == false` on all but the last), so memory stays
+/// bounded whatever the line length.
 struct LineReader {
     let fd: Int32
     let maxLineBytes: Int?
+    let pieceLimit: Int
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var chunkStart = 0
     private var chunkEnd = 0
     private var atEOF = false
     /// Offset in the whole input of the next byte to hand out.
     private(set) var consumed = 0
+    /// The number of the line being read (1-based), once its first piece is out.
+    private(set) var lineNumber = 0
+    /// Bytes of the current line already handed out.
+    private var lineBytes = 0
+    private var inLine = false
+    /// A "\r" held back from the end of a piece, in case "\n" follows.
+    private var heldCR = false
 
-    init(fd: Int32, maxLineBytes: Int?) {
+    init(fd: Int32, maxLineBytes: Int?, pieceLimit: Int = 1 << 20) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
+        self.pieceLimit = pieceLimit
     }
 
-    struct Line {
-        /// The line without its ending.
+    struct Piece {
+        /// Bytes of the line (without its ending).
         var content: [UInt8]
-        /// "\n", "\r\n", or "" for a last line with no newline.
+        /// "\n", "\r\n", or "" (last line without newline, or a piece of an unfinished line).
         var ending: [UInt8]
-        /// Offset of the line's first byte in the whole input.
-        var offset: Int
+        /// Whether this piece ends its line.
+        var complete: Bool
+        /// Offset of `content` within its line, and within the whole input.
+        var lineOffset: Int
+        var inputOffset: Int
     }
 
     private mutating func fill() throws {
@@ -107,10 +121,18 @@ struct LineReader {
         }
     }
 
-    /// The next line, or nil at the end of input.
-    mutating func next() throws -> Line? {
-        var content: [UInt8] = []
-        let offset = consumed
+    /// The next piece of input, or nil at the end.
+    mutating func next() throws -> Piece? {
+        var content: [UInt8] = heldCR ? [0x0D] : []
+        heldCR = false
+        let lineOffset = lineBytes
+        let inputOffset = consumed - content.count
+        if !inLine { lineNumber += 1; inLine = true }
+        func check(_ length: Int) throws {
+            if let limit = maxLineBytes, length > limit {
+                throw Failure(message: "foldcheck: line \(lineNumber) is longer than --max-line-bytes \(limit) (it starts at byte offset \(inputOffset - lineOffset) of the input)", code: Exit.dataError)
+            }
+        }
         while true {
             if chunkStart == chunkEnd {
                 if atEOF { break }
@@ -118,31 +140,45 @@ struct LineReader {
                 if chunkEnd == 0 { break }
             }
             let newline = chunk[chunkStart..<chunkEnd].firstIndex(of: 0x0A)
-            let end = newline ?? chunkEnd
+            var end = newline ?? chunkEnd
+            if newline == nil && content.count + (end - chunkStart) > pieceLimit {
+                end = chunkStart + max(0, pieceLimit - content.count)
+            }
             content.append(contentsOf: chunk[chunkStart..<end])
             consumed += end - chunkStart
             chunkStart = end
-            if let limit = maxLineBytes, content.count > limit + 1 || (content.count > limit && content.last != 0x0D) {
-                throw Failure(message: "foldcheck: line \(lineNumber + 1) is longer than --max-line-bytes \(limit) (starting at byte offset \(offset))", code: Exit.dataError)
-            }
-            if newline != nil {
+            if let newline, newline == end {
                 chunkStart += 1
                 consumed += 1
-                lineNumber += 1
+                inLine = false
+                var ending: [UInt8] = [0x0A]
                 if content.last == 0x0D {
                     content.removeLast()
-                    return Line(content: content, ending: [0x0D, 0x0A], offset: offset)
+                    ending = [0x0D, 0x0A]
                 }
-                return Line(content: content, ending: [0x0A], offset: offset)
+                try check(lineOffset + content.count)
+                lineBytes = 0
+                return Piece(content: content, ending: ending, complete: true, lineOffset: lineOffset, inputOffset: inputOffset)
+            }
+            if content.count >= pieceLimit {
+                try check(lineOffset + content.count)
+                if content.last == 0x0D {
+                    content.removeLast()
+                    heldCR = true
+                }
+                lineBytes = lineOffset + content.count
+                return Piece(content: content, ending: [], complete: false, lineOffset: lineOffset, inputOffset: inputOffset)
             }
         }
-        if content.isEmpty { return nil }
-        lineNumber += 1
-        return Line(content: content, ending: [], offset: offset)
+        inLine = false
+        if content.isEmpty && lineOffset == 0 {
+            lineNumber -= 1
+            return nil
+        }
+        try check(lineOffset + content.count)
+        lineBytes = 0
+        return Piece(content: content, ending: [], complete: true, lineOffset: lineOffset, inputOffset: inputOffset)
     }
-
-    /// The number of lines handed out so far.
-    private(set) var lineNumber = 0
 }
 
 func writeError(_ message: String) {

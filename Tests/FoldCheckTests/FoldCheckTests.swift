@@ -21,7 +21,11 @@ let foldcheckURL: URL = {
 
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// Writing to a child that has exited must not kill the test process.
+let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+
 func foldcheck(_ arguments: [String], stdin: Data? = nil, stdoutPath: String? = nil) throws -> RunResult {
+    _ = ignoreSIGPIPE
     let process = Process()
     process.executableURL = foldcheckURL
     process.arguments = arguments

@@ -13,3 +13,32 @@ import Testing
         #expect(try folder.fold(utf8: data) == Array("aero".utf8))
     }
 }
+
+@Suite struct InvalidUTF8Tests {
+    let folder = try! Folder(.search)
+
+    @Test(arguments: [
+        ([0xC0, 0x80], 0),                 // overlong NUL
+        ([0x61, 0xE0, 0x80, 0x80], 1),     // overlong 3-byte
+        ([0xF0, 0x80, 0x80, 0x80], 0),     // overlong 4-byte
+        ([0x61, 0x62, 0xED, 0xA0, 0x80], 2), // CESU-8 surrogate
+        ([0xF4, 0x90, 0x80, 0x80], 0),     // above U+10FFFF
+        ([0xF5, 0x80, 0x80, 0x80], 0),     // invalid lead
+        ([0x61, 0x80], 1),                 // lone continuation
+        ([0x63, 0x61, 0x66, 0xC3], 3),     // truncated at the end
+        ([0xE2, 0x82, 0x61], 0),           // truncated before ASCII
+        ([0xFF], 0),
+    ] as [([UInt8], Int)])
+    func invalidInputThrowsWithOffset(bytes: [UInt8], offset: Int) throws {
+        #expect(throws: InvalidUTF8Error(byteOffset: offset)) { try folder.fold(utf8: bytes) }
+        // Replacing gives what String(decoding:) gives, folded.
+        #expect(try folder.fold(utf8: bytes, replacingInvalid: true) == Array(folder.fold(String(decoding: bytes, as: UTF8.self)).utf8))
+    }
+
+    @Test func validEdgeCasesFold() throws {
+        #expect(try folder.fold(utf8: [0xF4, 0x8F, 0xBF, 0xBF]) == [0xF4, 0x8F, 0xBF, 0xBF])  // U+10FFFF
+        #expect(try folder.fold(utf8: [0x00, 0x41]) == [0x00, 0x61])
+        #expect(try folder.fold(utf8: []) == [])
+        #expect(folder.fold("") == "")
+    }
+}

@@ -258,7 +258,7 @@ for corpus in corpora {
             log("  \(unidecodeName.padding(toLength: 26, withPad: " ", startingAt: 0)) \(formatRate(result.mb_per_s)) MB/s")
         case let .unavailable(reason):
             notes[unidecodeName, default: [:]][corpus.name] = "n/a"
-            log("  \(unidecodeName): unavailable: \(reason) (pip install unidecode)")
+            log("  \(unidecodeName): unavailable: \(reason)")
         }
     }
 }

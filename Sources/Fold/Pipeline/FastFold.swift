@@ -234,6 +234,30 @@ extension FoldEngine {
         }
     }
 
+    /// See `Folder.lastSafeSplit(inUTF8:)`: before an ASCII byte (not a space when spaces
+    /// collapse), or before a code point whose fold starts with a starter that combines with
+    /// nothing before it: the boundaries the fast path restarts from.
+    func lastSafeSplit(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = utf8.count
+        guard n > 1, let p = utf8.baseAddress else { return nil }
+        var k = n - 1
+        while k > 0 {
+            let b = p[k]
+            if b < 0x80 {
+                if !(steps.collapsesWhitespace && (b == 0x20 || fastTable.ascii[Int(b)] == 0x20)) { return k }
+            } else if b >= 0xC0 && !steps.collapsesWhitespace, let (value, _) = Self.decode(p, k, n) {
+                let page = fastTable.page(Int(value >> 8))
+                let low = Int(value & 0xFF)
+                let entry = page.load(fromByteOffset: low * 4, as: UInt32.self)
+                let nonEmpty = entry & FastTable.identity != 0 || (entry >> 16) & 0xFF != 0
+                let first = page.load(fromByteOffset: FastTable.firstCccOffset + low, as: UInt8.self)
+                if nonEmpty && entry & (FastTable.general | FastTable.backward) == 0 && first == 0 { return k }
+            }
+            k -= 1
+        }
+        return nil
+    }
+
     /// Decodes the scalar at `i` (first byte >= 0x80), or nil when it is not valid UTF-8.
     @inline(__always)
     static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (UInt32, Int)? {
