@@ -86,7 +86,10 @@ final class FastTable: @unchecked Sendable {
             if let head = out.first {
                 if ICU.combinesBackward(head.scalar) { flags |= Self.backward }
                 first[low] = head.ccc
-                last[low] = out.last!.ccc
+                // The combining class that ends the output once decomposed (é ends in U+0301's
+                // 230): what a following mark is ordered against.
+                let tail = (try? ICU.decompose(out.last!.scalar, compatibility: false))?.last ?? out.last!.scalar
+                last[low] = ICU.combiningClass(tail)
             }
             if out.count == 1 && out[0].scalar == value {
                 entries[low] = flags | Self.identity
@@ -98,6 +101,7 @@ final class FastTable: @unchecked Sendable {
             entries[low] = UInt32(bytes.count) | UInt32(utf8.count) << 16 | flags
             bytes += utf8
         }
+        bytes += [UInt8](repeating: 0, count: 8)  // padding: the fast path copies 8 bytes at a time
         let page = UnsafeMutableRawPointer.allocate(byteCount: Self.bytesOffset + bytes.count, alignment: 8)
         entries.withUnsafeBytes { page.copyMemory(from: $0.baseAddress!, byteCount: 1024) }
         first.withUnsafeBytes { (page + Self.firstCccOffset).copyMemory(from: $0.baseAddress!, byteCount: 256) }
@@ -133,6 +137,10 @@ extension FoldEngine {
         var i = 0, o = 0
         var boundaryIn = 0, boundaryOut = 0
         var lastCcc: UInt8 = 0
+        // The output of the last code point written, and whether it is one starter scalar.
+        var lastStart = 0, lastEnd = -1
+        var lastSingleStarter = false
+        let composes = steps.composes
         let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
         let ascii = table.ascii
         return ascii.withUnsafeBufferPointer { asciiMap -> FastOutcome in
@@ -160,6 +168,9 @@ extension FoldEngine {
                     lastCcc = 0
                     i += 8
                     o += 8
+                    lastStart = o - 1
+                    lastEnd = o
+                    lastSingleStarter = true
                 }
                 guard i < n else { break }
                 let b0 = src[i]
@@ -168,9 +179,12 @@ extension FoldEngine {
                     boundaryIn = i
                     boundaryOut = o
                     output[o] = asciiMap[Int(b0)]
+                    lastStart = o
                     o += 1
+                    lastEnd = o
                     i += 1
                     lastCcc = 0
+                    lastSingleStarter = true
                     continue
                 }
                 // Decode and validate one multi-byte scalar.
@@ -181,6 +195,44 @@ extension FoldEngine {
                 let length8 = Int((entry >> 16) & 0xFF)
                 let firstCcc = page.load(fromByteOffset: FastTable.firstCccOffset + low, as: UInt8.self)
                 let isEmpty = entry & FastTable.identity == 0 && length8 == 0
+                if composes && entry & FastTable.general == 0 && entry & FastTable.backward != 0 && lastSingleStarter && lastCcc == 0 && lastEnd == o {
+                    // A code point that can combine with the one before (a voicing mark, a
+                    // Hangul vowel): compose it with the starter just written, when the entry
+                    // is one scalar.
+                    let x: UInt32
+                    if entry & FastTable.identity != 0 {
+                        x = value
+                    } else if let (v, l) = Self.decode(page.advanced(by: FastTable.bytesOffset + Int(entry & 0xFFFF)).assumingMemoryBound(to: UInt8.self), 0, length8), l == length8 {
+                        x = v
+                    } else {
+                        x = 0
+                    }
+                    if x != 0, let starter = Self.decodeAny(output, lastStart, o) {
+                        if let composite = ICU.composePair(starter, x) {
+                            let c = Unicode.Scalar(composite)!
+                            guard lastStart + UTF8.width(c) <= capacity else { return .overflow }
+                            o = lastStart
+                            for unit in UTF8.encode(c)! { output[o] = unit; o += 1 }
+                            lastEnd = o
+                            // The composite decomposes to the starter and x: x's class ends it.
+                            lastCcc = firstCcc
+                            i += length
+                            continue
+                        }
+                        if firstCcc >= lastCcc {
+                            let start = o
+                            let xs = Unicode.Scalar(x)!
+                            guard o + UTF8.width(xs) <= capacity else { return .overflow }
+                            for unit in UTF8.encode(xs)! { output[o] = unit; o += 1 }
+                            lastCcc = page.load(fromByteOffset: FastTable.lastCccOffset + low, as: UInt8.self)
+                            lastSingleStarter = firstCcc == 0
+                            lastStart = start
+                            lastEnd = o
+                            i += length
+                            continue
+                        }
+                    }
+                }
                 if entry & (FastTable.general | FastTable.backward) != 0 || (!isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
                     // Neighbours interact: fold from the last boundary to the next one with the
                     // general path.
@@ -206,6 +258,7 @@ extension FoldEngine {
                         for unit in UTF8.encode(scalar)! { output[o] = unit; o += 1 }
                     }
                     lastCcc = elements.last?.ccc ?? 0
+                    lastSingleStarter = false
                     i = j
                     continue
                 }
@@ -217,16 +270,32 @@ extension FoldEngine {
                     boundaryIn = i
                     boundaryOut = o
                 }
+                let start = o
                 if entry & FastTable.identity != 0 {
-                    guard o + length <= capacity else { return .overflow }
-                    for k in 0..<length { output[o + k] = src[i + k] }
+                    if i + 4 <= n && o + 4 <= capacity {
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                    } else {
+                        guard o + length <= capacity else { return .overflow }
+                        for k in 0..<length { output[o + k] = src[i + k] }
+                    }
                     o += length
+                    lastSingleStarter = firstCcc == 0
                 } else {
-                    guard o + length8 <= capacity else { return .overflow }
-                    let bytes = page.advanced(by: FastTable.bytesOffset + Int(entry & 0xFFFF)).assumingMemoryBound(to: UInt8.self)
-                    for k in 0..<length8 { output[o + k] = bytes[k] }
+                    let bytes = page.advanced(by: FastTable.bytesOffset + Int(entry & 0xFFFF))
+                    if length8 <= 8 && o + 8 <= capacity {
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: bytes.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    } else {
+                        guard o + length8 <= capacity else { return .overflow }
+                        let b = bytes.assumingMemoryBound(to: UInt8.self)
+                        for k in 0..<length8 { output[o + k] = b[k] }
+                    }
                     o += length8
+                    let lead = bytes.load(as: UInt8.self)
+                    let firstWidth = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                    lastSingleStarter = firstCcc == 0 && firstWidth == length8
                 }
+                lastStart = start
+                lastEnd = o
                 lastCcc = page.load(fromByteOffset: FastTable.lastCccOffset + low, as: UInt8.self)
                 i += length
             }
@@ -256,6 +325,16 @@ extension FoldEngine {
             k -= 1
         }
         return nil
+    }
+
+    /// Decodes the one scalar in `p[start..<end]` (any first byte), or nil.
+    @inline(__always)
+    static func decodeAny(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> UInt32? {
+        guard start < end else { return nil }
+        let b0 = p[start]
+        if b0 < 0x80 { return end - start == 1 ? UInt32(b0) : nil }
+        guard let (v, l) = decode(UnsafePointer(p), start, end), l == end - start else { return nil }
+        return v
     }
 
     /// Decodes the scalar at `i` (first byte >= 0x80), or nil when it is not valid UTF-8.
