@@ -93,8 +93,15 @@ func randomString(_ rng: inout SeededGenerator, maxPieces: Int = 12) -> String {
 
 func codePoints(_ s: String) -> String { VectorFile.codePoints(s) }
 
-/// How many random strings the equivalence tests fold per profile (FOLD_RANDOM_STRINGS).
+/// How many random strings the invariant tests fold per profile (FOLD_RANDOM_STRINGS).
 let randomStringCount: Int = {
     if let value = getenv("FOLD_RANDOM_STRINGS"), let n = Int(String(cString: value)) { return n }
     return 20_000
+}()
+
+/// How many random strings the fast-path-against-reference test folds per profile
+/// (FOLD_EQUIVALENCE_STRINGS): a million by default, as the fast path's proof.
+let equivalenceStringCount: Int = {
+    if let value = getenv("FOLD_EQUIVALENCE_STRINGS"), let n = Int(String(cString: value)) { return n }
+    return 1_000_000
 }()

@@ -127,6 +127,15 @@ static inline int32_t cfold_publish(void **slot, void *value) {
                                        __ATOMIC_ACQUIRE) ? 1 : 0;
 }
 
+/// Relaxed atomic 64-bit loads and stores, for self-contained table entries that several
+/// threads may fill with the same value.
+static inline uint64_t cfold_load_relaxed64(const uint64_t *slot) {
+    return __atomic_load_n(slot, __ATOMIC_RELAXED);
+}
+static inline void cfold_store_relaxed64(uint64_t *slot, uint64_t value) {
+    __atomic_store_n(slot, value, __ATOMIC_RELAXED);
+}
+
 #ifdef __cplusplus
 }
 #endif

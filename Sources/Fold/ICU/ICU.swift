@@ -196,6 +196,12 @@ enum ICU {
         return r < 0 ? nil : Int(r)
     }
 
+    @inline(__always)
+    static func loadRelaxed(_ slot: UnsafePointer<UInt64>) -> UInt64 { cfold_load_relaxed64(slot) }
+
+    @inline(__always)
+    static func storeRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ value: UInt64) { cfold_store_relaxed64(slot, value) }
+
     // Lock-free publication for lazily built tables.
     @inline(__always)
     static func loadAcquire(_ slot: UnsafePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {

@@ -15,6 +15,7 @@ final class FastTable: @unchecked Sendable {
     static let general: UInt32 = 1 << 24   // must take the general path
     static let backward: UInt32 = 1 << 25  // its first scalar can combine with a preceding one
     static let identity: UInt32 = 1 << 26  // folds to itself: copy the input bytes
+    static let plain: UInt32 = 1 << 27     // identity, a starter that interacts with nothing
 
     // Page layout (one allocation): UInt32 entries[256], UInt8 firstCcc[256],
     // UInt8 lastCcc[256], then the bytes.
@@ -24,8 +25,14 @@ final class FastTable: @unchecked Sendable {
 
     private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     private let core: FoldEngine.Core
+    /// For each BMP code point whose fold is simple (one to four bytes, a starter that touches
+    /// nothing before it): everything the fast path needs in one word, or 0 (not simple, or its
+    /// page not built yet). Bits 0-31 the output bytes, 32-35 their count, 36 identity, 37 one
+    /// scalar, 40-47 the trailing combining class, 63 set.
+    let quick: UnsafeMutablePointer<UInt64>
     /// What each ASCII byte folds to, and whether only A-Z change (then 8 bytes go at a time).
     let ascii: [UInt8]
+    let asciiMap: UnsafeMutablePointer<UInt8>
     let asciiCaseOnly: Bool
     let asciiIdentity: Bool
 
@@ -33,6 +40,8 @@ final class FastTable: @unchecked Sendable {
         self.core = core
         slots = .allocate(capacity: Self.pageCount)
         slots.initialize(repeating: nil, count: Self.pageCount)
+        quick = .allocate(capacity: 0x10000)
+        quick.initialize(repeating: 0, count: 0x10000)
         var ascii = [UInt8](repeating: 0, count: 128)
         var caseOnly = true, identity = true
         for b in 0..<128 {
@@ -47,6 +56,8 @@ final class FastTable: @unchecked Sendable {
             if b >= 0x20 && !(0x41...0x5A).contains(b) && mapped != UInt8(b) { caseOnly = false }
         }
         self.ascii = ascii
+        asciiMap = .allocate(capacity: 128)
+        asciiMap.initialize(from: ascii, count: 128)
         asciiCaseOnly = caseOnly && ascii[0x41] == 0x61
         asciiIdentity = identity
     }
@@ -54,6 +65,8 @@ final class FastTable: @unchecked Sendable {
     deinit {
         for i in 0..<Self.pageCount { slots[i]?.deallocate() }
         slots.deallocate()
+        asciiMap.deallocate()
+        quick.deallocate()
     }
 
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
@@ -92,7 +105,8 @@ final class FastTable: @unchecked Sendable {
                 last[low] = ICU.combiningClass(tail)
             }
             if out.count == 1 && out[0].scalar == value {
-                entries[low] = flags | Self.identity
+                let isPlain = flags == 0 && first[low] == 0 && last[low] == 0
+                entries[low] = flags | Self.identity | (isPlain ? Self.plain : 0)
                 continue
             }
             var utf8: [UInt8] = []
@@ -109,7 +123,30 @@ final class FastTable: @unchecked Sendable {
         if !bytes.isEmpty {
             bytes.withUnsafeBytes { (page + Self.bytesOffset).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
         }
-        if ICU.publish(slots + index, page) { return page }
+        if ICU.publish(slots + index, page) {
+            if index < 0x100 {
+                for low in 0..<256 {
+                    let e = entries[low]
+                    guard e & (Self.general | Self.backward) == 0, first[low] == 0 else { continue }
+                    var word: UInt64 = 1 << 63 | UInt64(last[low]) << 40
+                    let value = UInt32(index << 8 | low)
+                    if e & Self.identity != 0 {
+                        guard let scalar = Unicode.Scalar(value) else { continue }
+                        word |= UInt64(UTF8.width(scalar)) << 32 | 1 << 36 | 1 << 37
+                    } else {
+                        let length = Int((e >> 16) & 0xFF), offset = Int(e & 0xFFFF)
+                        guard length >= 1 && length <= 4 else { continue }
+                        var packed: UInt64 = 0
+                        for k in 0..<length { packed |= UInt64(bytes[offset + k]) << (8 * k) }
+                        let lead = bytes[offset]
+                        let width = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                        word |= packed | UInt64(length) << 32 | (width == length ? 1 << 37 : 0)
+                    }
+                    ICU.storeRelaxed(quick + Int(value), word)
+                }
+            }
+            return page
+        }
         page.deallocate()
         return ICU.loadAcquire(slots + index)!
     }
@@ -142,35 +179,52 @@ extension FoldEngine {
         var lastSingleStarter = false
         let composes = steps.composes
         let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
-        let ascii = table.ascii
-        return ascii.withUnsafeBufferPointer { asciiMap -> FastOutcome in
+        let swar = caseOnly || asciiIdentity
+        let asciiMap = table.asciiMap
+        let quick = table.quick
+        do {
             while i < n {
-                // Eight ASCII bytes at a time.
-                while i + 8 <= n {
-                    let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                    if w & 0x8080_8080_8080_8080 != 0 { break }
-                    guard o + 8 <= capacity else { return .overflow }
-                    var folded = w
-                    // Any byte below 0x20 (controls, tab, line breaks) goes through the table.
-                    let hasControl = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-                    if hasControl != 0 || !(caseOnly || asciiIdentity) {
-                        for k in 0..<8 { (output + o + k).pointee = asciiMap[Int(src[i + k])] }
-                    } else {
+                // ASCII, sixteen then eight bytes at a time, when only A-Z change.
+                if swar {
+                    let runStart = i, outStart = o
+                    while i + 16 <= n && o + 16 <= capacity {
+                        let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                        let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
+                        let w = w1 | w2
+                        // Non-ASCII, or a byte below 0x20 (controls, tab, line breaks: the table).
+                        let control = ((w1 &- 0x2020_2020_2020_2020) & ~w1 | (w2 &- 0x2020_2020_2020_2020) & ~w2)
+                        if (w | control) & 0x8080_8080_8080_8080 != 0 { break }
+                        var f1 = w1, f2 = w2
                         if caseOnly {
-                            let geA = w &+ 0x3F3F_3F3F_3F3F_3F3F  // high bit set where byte >= 0x41
-                            let gtZ = w &+ 0x2525_2525_2525_2525  // high bit set where byte >= 0x5B
-                            folded = w | ((geA & ~gtZ & 0x8080_8080_8080_8080) >> 2)
+                            f1 |= ((w1 &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w1 &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
+                            f2 |= ((w2 &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w2 &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
                         }
-                        UnsafeMutableRawPointer(output + o).storeBytes(of: folded, as: UInt64.self)
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: f1, as: UInt64.self)
+                        UnsafeMutableRawPointer(output + o + 8).storeBytes(of: f2, as: UInt64.self)
+                        i += 16
+                        o += 16
                     }
-                    boundaryIn = i + 7
-                    boundaryOut = o + 7
-                    lastCcc = 0
-                    i += 8
-                    o += 8
-                    lastStart = o - 1
-                    lastEnd = o
-                    lastSingleStarter = true
+                    while i + 8 <= n && o + 8 <= capacity {
+                        let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                        let control = (w &- 0x2020_2020_2020_2020) & ~w
+                        if (w | control) & 0x8080_8080_8080_8080 != 0 { break }
+                        var f = w
+                        if caseOnly {
+                            f |= ((w &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
+                        }
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: f, as: UInt64.self)
+                        i += 8
+                        o += 8
+                    }
+                    if i > runStart {
+                        boundaryIn = i - 1
+                        boundaryOut = o - 1
+                        lastStart = o - 1
+                        lastEnd = o
+                        lastCcc = 0
+                        lastSingleStarter = true
+                        _ = outStart
+                    }
                 }
                 guard i < n else { break }
                 let b0 = src[i]
@@ -189,6 +243,29 @@ extension FoldEngine {
                 }
                 // Decode and validate one multi-byte scalar.
                 guard let (value, length) = Self.decode(src, i, n) else { return .invalid(i) }
+                if value < 0x10000 {
+                    let q = ICU.loadRelaxed(quick + Int(value))
+                    if q != 0 && o + 4 <= capacity {
+                        // A simple code point: one word out.
+                        boundaryIn = i
+                        boundaryOut = o
+                        let word: UInt32
+                        if q & (1 << 36) != 0 {
+                            word = i + 4 <= n ? UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                                : (UInt32(src[i]) | UInt32(src[i + 1]) << 8 | (length == 3 ? UInt32(src[i + 2]) << 16 : 0))
+                        } else {
+                            word = UInt32(truncatingIfNeeded: q)
+                        }
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: word, as: UInt32.self)
+                        lastStart = o
+                        o += Int((q >> 32) & 0xF)
+                        lastEnd = o
+                        i += length
+                        lastSingleStarter = q & (1 << 37) != 0
+                        lastCcc = UInt8(truncatingIfNeeded: q >> 40)
+                        continue
+                    }
+                }
                 let page = table.page(Int(value >> 8))
                 let low = Int(value & 0xFF)
                 let entry = page.load(fromByteOffset: low * 4, as: UInt32.self)
