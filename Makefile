@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build test vectors bench-build bench-peers bench corpora fuzz clean
+.PHONY: deps run build test tsan vectors bench-build bench-peers bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -50,6 +50,15 @@ bench-peers: bench-build
 bench: deps
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	cd Benchmarks && $(SWIFT) package benchmark
+
+# The concurrency tests under ThreadSanitizer (its own build folder).
+tsan: deps
+	$(SWIFT) test --scratch-path .build-tsan --sanitize=thread --filter ConcurrencyTests
+
+# libFuzzer targets (Fuzz/ package): `make fuzz SECONDS=600`.
+SECONDS ?= 120
+fuzz: deps
+	bash Fuzz/run.sh $(SECONDS)
 
 vectors: build
 	.build/release/foldcheck --vectors TestVectors/*.tsv

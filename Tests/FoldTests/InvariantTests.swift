@@ -144,3 +144,22 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) failures")
     }
 }
+
+/// Every code point from U+0000 to U+10FFFF (surrogates excluded) in one string, per profile.
+@Suite struct AllCodePointsTests {
+    static let everything: String = {
+        var s = String.UnicodeScalarView()
+        for v in UInt32(0)...0x10FFFF { if let c = Unicode.Scalar(v) { s.append(c) } }
+        return String(s)
+    }()
+
+    @Test(arguments: InvariantTests.presetNames)
+    func everyCodePointInOneString(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = try Folder(p)
+        let fast = folder.fold(Self.everything)
+        #expect(fast == folder.generalFold(Self.everything))
+        #expect(fast == (try ReferenceFold.fold(Self.everything, steps: p.steps)))
+        #expect(try folder.fold(utf8: Array(Self.everything.utf8)) == Array(fast.utf8))
+    }
+}
