@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "bench-peers", targets: ["bench-peers"]),
+        .executable(name: "bench-keystrokes", targets: ["bench-keystrokes"]),
+        .executable(name: "bench-pathological", targets: ["bench-pathological"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -46,6 +48,23 @@ let package = Package(
             name: "bench-peers",
             dependencies: ["BenchSupport"],
             path: "Sources/bench-peers"
+        ),
+        // Search-as-you-type latency over 100,000 pre-folded titles, against Foundation.
+        .executableTarget(
+            name: "bench-keystrokes",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                "BenchSupport",
+            ],
+            path: "Sources/bench-keystrokes"
+        ),
+        // Adversarial inputs: long combining sequences, the largest expansions, every code point.
+        .executableTarget(
+            name: "bench-pathological",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+            ],
+            path: "Sources/bench-pathological"
         ),
         // ordo-one benchmarks: `swift package benchmark`.
         .executableTarget(

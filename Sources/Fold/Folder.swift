@@ -90,6 +90,33 @@ public struct Folder: Sendable {
         }
     }
 
+    /// Folds UTF-8 into a temporary buffer and hands it to `body`: no allocation for short
+    /// inputs (the buffer is on the stack when it is small), one otherwise. The buffer is valid
+    /// only inside `body`. Invalid UTF-8 throws ``InvalidUTF8Error``.
+    ///
+    /// ```swift
+    /// var total = 0
+    /// try line.withUnsafeBytes { bytes in
+    ///     try folder.withFoldedUTF8(bytes) { folded in total += folded.count }
+    /// }
+    /// ```
+    public func withFoldedUTF8<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let input = bytes.bindMemory(to: UInt8.self)
+        if !engine.steps.collapsesWhitespace {
+            let capacity = input.count + input.count / 8 + 16
+            let attempt: R?? = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> R?? in
+                switch engine.fastFold(input, into: buffer.baseAddress!, capacity: capacity) {
+                case .written(let n): return .some(try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n)))
+                case .invalid(let offset): throw InvalidUTF8Error(byteOffset: offset)
+                case .overflow: return .none
+                }
+            }
+            if case .some(.some(let result)) = attempt { return result }
+        }
+        let folded = try foldBytes(input, replacingInvalid: false).get()
+        return try folded.withUnsafeBytes { try body($0) }
+    }
+
     private func foldBytes(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
         if !engine.steps.collapsesWhitespace {
             let capacity = buffer.count + buffer.count / 8 + 16

@@ -169,10 +169,17 @@ struct FoldCheck: ParsableCommand {
         var pending: [UInt8] = []
         var pendingLineOffset = 0, pendingInputOffset = 0
         let hardLimit = 64 << 20
-        func fold(_ bytes: ArraySlice<UInt8>, lineOffset: Int, inputOffset: Int, lineNumber: Int) throws -> [UInt8] {
+        /// Folds a piece and writes it, with no allocation for pieces of ordinary size.
+        func foldAndWrite(_ bytes: ArraySlice<UInt8>, lineOffset: Int, inputOffset: Int, lineNumber: Int) throws {
             do {
-                return try folder.fold(utf8: bytes, replacingInvalid: replaceInvalid)
-            } catch {
+                if replaceInvalid {
+                    try out.write(try folder.fold(utf8: bytes, replacingInvalid: true))
+                } else {
+                    try bytes.withUnsafeBytes { raw in
+                        try folder.withFoldedUTF8(raw) { try out.write($0) }
+                    }
+                }
+            } catch let error as InvalidUTF8Error {
                 throw Failure(
                     message: "foldcheck: invalid UTF-8 on line \(lineNumber) at byte \(lineOffset + error.byteOffset + 1) of the line (byte offset \(inputOffset + error.byteOffset) of the input); use --replace-invalid to replace it with U+FFFD",
                     code: Exit.dataError)
@@ -185,7 +192,7 @@ struct FoldCheck: ParsableCommand {
             }
             pending += piece.content
             if piece.complete {
-                try out.write(try fold(pending[...], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber))
+                try foldAndWrite(pending[...], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber)
                 try out.write(piece.ending)
                 pending.removeAll(keepingCapacity: pending.count <= 1 << 22)
                 continue
@@ -197,7 +204,7 @@ struct FoldCheck: ParsableCommand {
                 }
                 continue
             }
-            try out.write(try fold(pending[..<split], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber))
+            try foldAndWrite(pending[..<split], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber)
             pending.removeFirst(split)
             pendingLineOffset += split
             pendingInputOffset += split

@@ -42,3 +42,19 @@ import Testing
         #expect(folder.fold("") == "")
     }
 }
+
+@Suite struct TemporaryBufferTests {
+    let folder = try! Folder(.search)
+
+    @Test func foldsIntoATemporaryBuffer() throws {
+        for text in ["Crème brûlée", String(repeating: "Straße ﬁ ", count: 5_000), String(repeating: "\u{FDFA}", count: 2_000), ""] {
+            let got = try Array(text.utf8).withUnsafeBytes { raw in
+                try folder.withFoldedUTF8(raw) { Array($0) }
+            }
+            #expect(got == Array(folder.fold(text).utf8))
+        }
+        #expect(throws: InvalidUTF8Error(byteOffset: 2)) {
+            try ([0x61, 0x62, 0xFF] as [UInt8]).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { _ in } }
+        }
+    }
+}

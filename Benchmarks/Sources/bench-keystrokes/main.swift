@@ -1,0 +1,398 @@
+// bench-keystrokes: search-as-you-type latency over 100,000 pre-folded titles.
+//
+//   swift build -c release --product bench-keystrokes && .build/release/bench-keystrokes
+//       [--titles 100000] [--reps 30] [--foundation-reps 30] [--seed 1] [--corpora DIR]
+//       [--word WORD]... [--words-query QUERY]... [--no-foundation]
+//
+// Builds `--titles` titles of 20 to 80 characters from the three corpora (a seeded generator
+// picks runs of consecutive words from random lines of random corpora, so most titles mix
+// languages and scripts), folds each once with `Folder.searchKey(for:id:)` (timed: the
+// pre-folding row), then types each query one keystroke at a time. For every prefix it times:
+//
+//   Fold loop     `Matcher(prefix, folder:)` built, then `matcher.matches(key)` over every key
+//   Fold filter   `Matcher(prefix, folder:)` built, then `try await matcher.filter(keys)`
+//   Foundation    `title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])`
+//                 over every original title (no pre-folding: Foundation has no such API)
+//
+// The whole keystroke sequence is repeated `--reps` times (Foundation `--foundation-reps`
+// times), interleaved, so the three are measured under the same load. p50 and p99 are nearest-
+// rank percentiles of the per-keystroke times (with 30 repetitions, p99 is the slowest one).
+// Word-prefix queries (`--words-query`) run `Matcher(prefix, folder:, mode: .wordPrefixes(.inOrder))`
+// the same way (no Foundation equivalent). Tables on stdout, progress on stderr.
+import BenchSupport
+import Fold
+import Foundation
+
+struct Options {
+    var titles = 100_000
+    var reps = 30
+    var foundationReps: Int? = nil
+    var seed: UInt64 = 1
+    var corporaDirectory: String? = nil
+    var words: [String] = []
+    var wordsQueries: [String] = []
+    var foundation = true
+}
+
+func usage() -> Never {
+    FileHandle.standardError.write(Data("""
+        usage: bench-keystrokes [--titles N] [--reps N] [--foundation-reps N] [--seed S] [--corpora DIR]
+                                [--word WORD]... [--words-query QUERY]... [--no-foundation]
+          --titles N           titles to build and pre-fold (default 100000)
+          --reps N             times each keystroke sequence is typed (default 30)
+          --foundation-reps N  repetitions for Foundation's range(of:options:) (default: --reps)
+          --seed S             title generator seed (default 1)
+          --word WORD          a substring query typed one keystroke at a time (repeatable;
+                               default: relationship, eichhornchen)
+          --words-query QUERY  a word-prefix (.inOrder) query typed one keystroke at a time
+                               (repeatable; default: "creme brulee")
+          --no-foundation      skip the Foundation columns
+
+        """.utf8))
+    exit(2)
+}
+
+func parseOptions() -> Options {
+    var o = Options()
+    var args = CommandLine.arguments.dropFirst()
+    func value(_ flag: String) -> String {
+        guard let v = args.popFirst() else {
+            FileHandle.standardError.write(Data("bench-keystrokes: \(flag) needs a value\n".utf8))
+            usage()
+        }
+        return v
+    }
+    while let arg = args.popFirst() {
+        switch arg {
+        case "--titles": guard let n = Int(value(arg)), n > 0 else { usage() }; o.titles = n
+        case "--reps": guard let n = Int(value(arg)), n > 0 else { usage() }; o.reps = n
+        case "--foundation-reps": guard let n = Int(value(arg)), n > 0 else { usage() }; o.foundationReps = n
+        case "--seed": guard let n = UInt64(value(arg)) else { usage() }; o.seed = n
+        case "--corpora": o.corporaDirectory = value(arg)
+        case "--word": o.words.append(value(arg))
+        case "--words-query": o.wordsQueries.append(value(arg))
+        case "--no-foundation": o.foundation = false
+        case "-h", "--help": usage()
+        default:
+            FileHandle.standardError.write(Data("bench-keystrokes: unknown argument \(arg)\n".utf8))
+            usage()
+        }
+    }
+    if o.words.isEmpty { o.words = ["relationship", "eichhornchen"] }
+    if o.wordsQueries.isEmpty { o.wordsQueries = ["creme brulee"] }
+    return o
+}
+
+func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+
+/// SplitMix64: small, fast, and the same sequence on every platform.
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func inRange(_ r: ClosedRange<Int>) -> Int { r.lowerBound + below(r.count) }
+}
+
+/// Titles of 20 to 80 characters: runs of 1 to 4 consecutive words from random lines of random
+/// corpora, joined by spaces, until a random target length; the last word is cut to fit.
+func makeTitles(count: Int, seed: UInt64, corpora: [Corpus]) -> [String] {
+    var rng = SplitMix64(state: seed)
+    var titles: [String] = []
+    titles.reserveCapacity(count)
+    while titles.count < count {
+        let target = rng.inRange(20...80)
+        var words: [Substring] = []
+        var length = 0  // in Characters, with the separating spaces
+        while length < target {
+            let corpus = corpora[rng.below(corpora.count)]
+            let lineIndex = rng.below(corpus.lines.count)
+            let line = String(decoding: corpus.bytes[corpus.lines[lineIndex]], as: UTF8.self)
+            let lineWords = line.split(separator: " ")
+            if lineWords.isEmpty { continue }
+            let start = rng.below(lineWords.count)
+            let run = rng.inRange(1...4)
+            for w in lineWords[start..<min(lineWords.count, start + run)] {
+                let extra = (words.isEmpty ? 0 : 1) + w.count
+                if length + extra > 80 {
+                    let room = 80 - length - (words.isEmpty ? 0 : 1)
+                    if length < 20 && room > 0 {
+                        words.append(w.prefix(room))
+                        length = 80
+                    } else {
+                        length = max(length, target)  // stop here
+                    }
+                    break
+                }
+                words.append(w)
+                length += extra
+                if length >= target { break }
+            }
+        }
+        let title = words.joined(separator: " ")
+        let n = title.count
+        precondition(n >= 20 && n <= 80, "title of \(n) characters: \(title)")
+        titles.append(title)
+    }
+    return titles
+}
+
+func milliseconds(_ d: Duration) -> Double {
+    let c = d.components
+    return Double(c.seconds) * 1e3 + Double(c.attoseconds) / 1e15
+}
+
+/// Nearest-rank percentile.
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    precondition(!values.isEmpty)
+    let sorted = values.sorted()
+    let rank = max(1, Int((p * Double(sorted.count)).rounded(.up)))
+    return sorted[min(rank, sorted.count) - 1]
+}
+
+func ms(_ v: Double) -> String {
+    if v >= 100 { return String(format: "%.0f", v) }
+    if v >= 10 { return String(format: "%.1f", v) }
+    if v >= 1 { return String(format: "%.2f", v) }
+    return String(format: "%.3f", v)
+}
+
+func ratio(_ r: Double) -> String {
+    r >= 10 ? String(format: "%.0f×", r) : String(format: "%.1f×", r)
+}
+
+/// The folded keys in one contiguous buffer: a floor for substring search (what a flat index
+/// with no per-key objects could do), searched with memchr for the first byte + memcmp.
+struct FlatKeys {
+    var bytes: [UInt8] = []
+    var starts: [Int] = [0]
+
+    init(_ keys: [SearchKey<Int>]) {
+        for k in keys { bytes += k.key.utf8; starts.append(bytes.count) }
+    }
+
+    func count(_ needle: [UInt8]) -> Int {
+        guard let first = needle.first else { return starts.count - 1 }
+        var matches = 0
+        bytes.withUnsafeBufferPointer { (h: UnsafeBufferPointer<UInt8>) in
+            needle.withUnsafeBufferPointer { (n: UnsafeBufferPointer<UInt8>) in
+                let base = UnsafeRawPointer(h.baseAddress!)
+                let needleBase = UnsafeRawPointer(n.baseAddress!)
+                let c = Int32(first)
+                for i in 0..<(starts.count - 1) {
+                    var at = starts[i]
+                    let last = starts[i + 1] - n.count  // last possible match start
+                    while at <= last {
+                        guard let hit = memchr(base + at, c, last - at + 1) else { break }
+                        let offset: Int = UnsafeRawPointer(hit) - base
+                        if memcmp(base + offset, needleBase, n.count) == 0 { matches += 1; break }
+                        at = offset + 1
+                    }
+                }
+            }
+        }
+        return matches
+    }
+}
+
+/// Per keystroke: the samples of each measured method and the match counts.
+struct KeystrokeRun {
+    var prefixes: [String]
+    var loop: [[Double]]
+    var filter: [[Double]]
+    var foundation: [[Double]]
+    var floor: [[Double]]
+    var floorMatches: [Int]
+    var loopMatches: [Int]
+    var filterMatches: [Int]
+    var foundationMatches: [Int]
+
+    init(query: String) {
+        let chars = Array(query)
+        prefixes = (1...chars.count).map { String(chars[0..<$0]) }
+        let empty = [[Double]](repeating: [], count: chars.count)
+        loop = empty; filter = empty; foundation = empty; floor = empty
+        loopMatches = Array(repeating: -1, count: chars.count)
+        floorMatches = loopMatches
+        filterMatches = loopMatches
+        foundationMatches = loopMatches
+    }
+}
+
+func typeQuery(_ query: String, mode: Matcher.Mode, folder: Folder, keys: [SearchKey<Int>], titles: [String],
+               flat: FlatKeys?, reps: Int, foundationReps: Int) async throws -> KeystrokeRun {
+    var run = KeystrokeRun(query: query)
+    let clock = ContinuousClock()
+    let foldOptions: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+    for rep in 0..<max(reps, foundationReps) {
+        for (k, prefix) in run.prefixes.enumerated() {
+            if rep < reps {
+                var count = 0
+                let t0 = clock.now
+                let matcher = Matcher(prefix, folder: folder, mode: mode)
+                for key in keys where matcher.matches(key) { count += 1 }
+                let t1 = clock.now
+                run.loop[k].append(milliseconds(t1 - t0))
+                if run.loopMatches[k] >= 0 && run.loopMatches[k] != count { log("  warning: loop count changed for \(prefix)") }
+                run.loopMatches[k] = count
+
+                let t2 = clock.now
+                let filterMatcher = Matcher(prefix, folder: folder, mode: mode)
+                let ids = try await filterMatcher.filter(keys)
+                let t3 = clock.now
+                run.filter[k].append(milliseconds(t3 - t2))
+                run.filterMatches[k] = ids.count
+
+                if let flat {
+                    let t4 = clock.now
+                    let needle = Array(folder.fold(prefix).utf8)
+                    let n = flat.count(needle)
+                    let t5 = clock.now
+                    run.floor[k].append(milliseconds(t5 - t4))
+                    run.floorMatches[k] = n
+                }
+            }
+            if rep < foundationReps {
+                var count = 0
+                let t0 = clock.now
+                for title in titles where title.range(of: prefix, options: foldOptions) != nil { count += 1 }
+                let t1 = clock.now
+                run.foundation[k].append(milliseconds(t1 - t0))
+                run.foundationMatches[k] = count
+            }
+        }
+        if rep == 0 || (rep + 1) % 10 == 0 { log("  \(query): repetition \(rep + 1) done") }
+    }
+    return run
+}
+
+func table(_ run: KeystrokeRun, title: String, withFoundation: Bool) -> String {
+    var s = "#### \(title)\n\n"
+    let withFloor = !run.floor[0].isEmpty
+    s += "| # | typed | Fold matches | Fold loop p50 | Fold loop p99 | Fold filter p50 | Fold filter p99"
+    var rule = "|---:|---|---:|---:|---:|---:|---:"
+    if withFloor { s += " | flat memchr floor p50"; rule += "|---:" }
+    if withFoundation {
+        s += " | Foundation matches | Foundation p50 | Foundation p99 | Foundation ÷ Fold loop (p50)"
+        rule += "|---:|---:|---:|---:"
+    }
+    s += " |\n" + rule + "|\n"
+    for k in run.prefixes.indices {
+        let typed = "`" + run.prefixes[k].replacingOccurrences(of: " ", with: "␣") + "`"
+        let lp50 = percentile(run.loop[k], 0.5), lp99 = percentile(run.loop[k], 0.99)
+        var row = "| \(k + 1) | \(typed) | \(run.loopMatches[k]) | \(ms(lp50)) | \(ms(lp99)) | \(ms(percentile(run.filter[k], 0.5))) | \(ms(percentile(run.filter[k], 0.99)))"
+        if withFloor { row += " | \(ms(percentile(run.floor[k], 0.5)))" }
+        if withFoundation {
+            let fp50 = percentile(run.foundation[k], 0.5)
+            row += " | \(run.foundationMatches[k]) | \(ms(fp50)) | \(ms(percentile(run.foundation[k], 0.99))) | \(ratio(fp50 / lp50))"
+        }
+        s += row + " |\n"
+    }
+    let allLoop = run.loop.flatMap { $0 }, allFilter = run.filter.flatMap { $0 }
+    var row = "| all | \(allLoop.count) samples | | \(ms(percentile(allLoop, 0.5))) | \(ms(percentile(allLoop, 0.99))) | \(ms(percentile(allFilter, 0.5))) | \(ms(percentile(allFilter, 0.99)))"
+    if withFloor { row += " | \(ms(percentile(run.floor.flatMap { $0 }, 0.5)))" }
+    if withFoundation {
+        let allF = run.foundation.flatMap { $0 }
+        row += " | \(allF.count) samples | \(ms(percentile(allF, 0.5))) | \(ms(percentile(allF, 0.99))) | \(ratio(percentile(allF, 0.5) / percentile(allLoop, 0.5)))"
+    }
+    s += row + " |\n"
+    for k in run.prefixes.indices {
+        if run.filterMatches[k] != run.loopMatches[k] {
+            s += "\nMISMATCH at keystroke \(k + 1): the loop found \(run.loopMatches[k]), filter \(run.filterMatches[k]).\n"
+        }
+        if withFloor && run.floorMatches[k] != run.loopMatches[k] {
+            s += "\nMISMATCH at keystroke \(k + 1): the loop found \(run.loopMatches[k]), the flat floor \(run.floorMatches[k]).\n"
+        }
+    }
+    return s
+}
+
+// MARK: - Main
+
+let options = parseOptions()
+let foundationReps = options.foundation ? (options.foundationReps ?? options.reps) : 0
+
+var corpora: [Corpus] = []
+do {
+    for name in Corpus.names { corpora.append(try Corpus.load(name, directory: options.corporaDirectory)) }
+} catch {
+    log("bench-keystrokes: \(error)")
+    exit(1)
+}
+
+let clock = ContinuousClock()
+log("building \(options.titles) titles (seed \(options.seed))")
+let titles = makeTitles(count: options.titles, seed: options.seed, corpora: corpora)
+let titleBytes = titles.reduce(0) { $0 + $1.utf8.count }
+let titleChars = titles.reduce(0) { $0 + $1.count }
+let nonASCII = titles.filter { $0.utf8.contains { $0 >= 0x80 } }.count
+
+let folder: Folder
+do { folder = try Folder(.search) } catch { log("bench-keystrokes: \(error)"); exit(1) }
+// Warm the folder's tables on a few titles (not timed), then fold them all once.
+for t in titles.prefix(100) { _ = folder.fold(t) }
+let t0 = clock.now
+let keys = titles.enumerated().map { folder.searchKey(for: $1, id: $0) }
+let prefoldMS = milliseconds(clock.now - t0)
+// For comparison: fold alone (searchKey also runs ICU word segmentation on each key).
+let t1 = clock.now
+var foldedBytes = 0
+for t in titles { foldedBytes += folder.fold(t).utf8.count }
+let foldOnlyMS = milliseconds(clock.now - t1)
+
+log("pre-folded \(keys.count) keys in \(ms(prefoldMS)) ms")
+
+print("### Pre-folding \(options.titles) titles\n")
+print("| step | titles | input | time | throughput |")
+print("|---|---:|---:|---:|---:|")
+print("| `folder.searchKey(for:id:)` (fold + word starts) | \(titles.count) | \(String(format: "%.2f", Double(titleBytes) / 1e6)) MB | \(ms(prefoldMS)) ms | \(String(format: "%.1f", Double(titleBytes) / 1e6 / (prefoldMS / 1e3))) MB/s |")
+print("| `folder.fold(_:)` alone, for comparison | \(titles.count) | \(String(format: "%.2f", Double(titleBytes) / 1e6)) MB | \(ms(foldOnlyMS)) ms | \(String(format: "%.1f", Double(titleBytes) / 1e6 / (foldOnlyMS / 1e3))) MB/s |")
+print("")
+print("Titles: \(titles.count), \(titleChars) characters (\(String(format: "%.1f", Double(titleChars) / Double(titles.count))) per title), \(titleBytes) UTF-8 bytes; \(nonASCII) titles (\(String(format: "%.0f", 100 * Double(nonASCII) / Double(titles.count)))%) contain non-ASCII. Examples:")
+print("")
+for i in [0, 1, 2, 3, 4, 5] where i < titles.count { print("- `\(titles[i])` → `\(keys[i].key)`") }
+print("")
+
+let flat = FlatKeys(keys)
+var summaries: [String] = []
+var worstSubstringP99 = 0.0
+var loopP50s: [Double] = [], foundationP50s: [Double] = []
+
+for word in options.words {
+    log("typing \"\(word)\" (substring), \(options.reps) repetitions, Foundation \(foundationReps)")
+    let run = try await typeQuery(word, mode: .substring, folder: folder, keys: keys, titles: titles,
+                                  flat: flat, reps: options.reps, foundationReps: foundationReps)
+    print(table(run, title: "Substring: \"\(word)\" typed one keystroke at a time (\(options.reps) repetitions; Foundation \(foundationReps)); times in ms per keystroke over \(titles.count) titles", withFoundation: foundationReps > 0))
+    let worst = run.loop.map { percentile($0, 0.99) }.max() ?? 0
+    worstSubstringP99 = max(worstSubstringP99, worst)
+    loopP50s += run.loop.flatMap { $0 }
+    foundationP50s += run.foundation.flatMap { $0 }
+}
+
+for query in options.wordsQueries {
+    log("typing \"\(query)\" (word prefixes, in order), \(options.reps) repetitions")
+    let run = try await typeQuery(query, mode: .wordPrefixes(.inOrder), folder: folder, keys: keys, titles: titles,
+                                  flat: nil, reps: options.reps, foundationReps: 0)
+    print(table(run, title: "Word prefixes (`.wordPrefixes(.inOrder)`): \"\(query)\" typed one keystroke at a time (\(options.reps) repetitions); times in ms per keystroke over \(titles.count) titles", withFoundation: false))
+    let worst = run.loop.map { percentile($0, 0.99) }.max() ?? 0
+    summaries.append("word-prefix \"\(query)\" worst per-keystroke p99 \(ms(worst)) ms")
+}
+
+print("Fold loop: `Matcher(prefix, folder:)` + `matches(key)` over every key. Fold filter: `Matcher` + `try await filter(keys)`. "
+    + "Flat memchr floor: the same folded keys concatenated in one buffer, the query folded, memchr+memcmp per key (no per-key objects: a lower bound for a flat index). "
+    + "Foundation: `range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])` over the original titles. "
+    + "p50/p99: nearest-rank percentiles over the repetitions of that keystroke (p99 of 30 samples is the slowest). Single thread. Fold \(folder.fingerprint).")
+print("")
+var summary = "Summary: Fold substring worst per-keystroke p99 \(ms(worstSubstringP99)) ms over \(titles.count) titles "
+    + (worstSubstringP99 < 5 ? "(under the 5 ms target)" : "(OVER the 5 ms target)")
+if !foundationP50s.isEmpty {
+    summary += "; Foundation range(of:) p50 \(ms(percentile(foundationP50s, 0.5))) ms vs Fold \(ms(percentile(loopP50s, 0.5))) ms (\(ratio(percentile(foundationP50s, 0.5) / percentile(loopP50s, 0.5))) slower)"
+}
+summary += "; pre-folding \(ms(prefoldMS)) ms (\(String(format: "%.1f", Double(titleBytes) / 1e6 / (prefoldMS / 1e3))) MB/s)"
+if !summaries.isEmpty { summary += "; " + summaries.joined(separator: "; ") }
+print(summary + ".")
