@@ -24,8 +24,10 @@ public struct Folder: Sendable {
     /// ```
     public init(_ profile: FoldProfile = .search) throws(ICUError) {
         self.profile = profile
-        // Probe the ICU services this profile uses, so that failures surface here.
+        // Probe the ICU services this profile uses, so that failures surface here: the
+        // normalizers (the composition step uses NFC's data), case folding, Latin-ASCII.
         _ = try ICU.decompose(0xE9, compatibility: profile.decomposition == .compatibility)
+        _ = try ICU.normalize(.nfc, utf8: [0x65, 0xCC, 0x81])
         if profile.foldsCase { _ = try ICU.foldCase(0xDF) }
         if profile.foldsLetters || profile.transliteratesToASCII { _ = try ICU.latinASCII([0xE6]) }
         engine = FoldEngine.shared(profile.steps)
