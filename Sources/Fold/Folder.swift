@@ -82,14 +82,18 @@ public struct Folder: Sendable {
     /// ```swift
     /// let key = try Folder().fold(utf8: Array("Crème".utf8))   // Array("creme".utf8)
     /// ```
+    @inlinable
     public func fold<Bytes: Collection<UInt8>>(utf8 bytes: Bytes, replacingInvalid: Bool = false) throws(InvalidUTF8Error) -> [UInt8] {
-        let outcome: Result<[UInt8], InvalidUTF8Error>? = bytes.withContiguousStorageIfAvailable { buffer in
-            foldBytes(buffer, replacingInvalid: replacingInvalid)
+        // Inlinable, so the caller's specialization calls straight into the non-generic fold.
+        if let outcome = bytes.withContiguousStorageIfAvailable({ foldUTF8Buffer($0, replacingInvalid) }) {
+            return try outcome.get()
         }
-        switch outcome ?? Array(bytes).withUnsafeBufferPointer({ foldBytes($0, replacingInvalid: replacingInvalid) }) {
-        case .success(let folded): return folded
-        case .failure(let error): throw error
-        }
+        return try Array(bytes).withUnsafeBufferPointer { foldUTF8Buffer($0, replacingInvalid) }.get()
+    }
+
+    @usableFromInline
+    func foldUTF8Buffer(_ buffer: UnsafeBufferPointer<UInt8>, _ replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
+        foldBytes(buffer, replacingInvalid: replacingInvalid)
     }
 
     /// Folds UTF-8 into a temporary buffer and hands it to `body`: no allocation for short
