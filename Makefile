@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build test tsan vectors bench-build bench-peers bench corpora fuzz clean
+.PHONY: deps run build test tsan generate vectors bench-build bench-peers bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -59,6 +59,11 @@ tsan: deps
 SECONDS ?= 120
 fuzz: deps
 	bash Fuzz/run.sh $(SECONDS)
+
+# Regenerates Sources/Fold/Pipeline/GeneratedLatinASCII.swift from the linked ICU.
+generate: deps
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	FOLD_REGENERATE=1 $(SWIFT) test --skip-build $(TEST_FLAGS) --filter GeneratedTablesTests
 
 vectors: build
 	.build/release/foldcheck --vectors TestVectors/*.tsv

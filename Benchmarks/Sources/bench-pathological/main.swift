@@ -112,7 +112,7 @@ func code(_ v: UInt32) -> String {
 func procStatusKB(_ field: String) -> Int? {
     guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
     for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
-        return Int(line.dropFirst(field.count + 1).split(separator: " ").first ?? "")
+        return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
     }
     return nil
 }
@@ -232,8 +232,8 @@ if options.parts.contains("b") {
     let target = 10_000_000
     let canReset = resetPeakRSS()
     print("### (b) The largest expansions, each repeated to 10 MB as one string: `Folder.fold(_:)`, median of 3\n")
-    print("| character | profile | input | time | MB/s of input | output | output ÷ input | peak RSS (VmHWM) | RSS before |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| character | profile | input | time | MB/s of input | output | output ÷ input | peak RSS (VmHWM) | RSS before | time for 1 MB | time(10 MB)/time(1 MB) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     var worstPeak = 0
     var slowest = (rate: Double.infinity, label: "")
     for (v, _) in chars {
@@ -258,13 +258,25 @@ if options.parts.contains("b") {
                 let inBytes = text!.utf8.count
                 text = nil
                 let t = median(samples)
+                // The same at a tenth of the size: the ratio shows whether time is linear.
+                let small = String(repeating: one, count: count / 10)
+                var smallSamples: [Double] = []
+                for _ in 0..<3 {
+                    let t0 = clock.now
+                    _ = folder.fold(small)
+                    smallSamples.append(seconds(clock.now - t0))
+                }
+                let tSmall = median(smallSamples)
+                if t / tSmall > 15 {
+                    problems.append("(b) \(code(v)) \(profile.name): time(10 MB)/time(1 MB) = \(String(format: "%.1f", t / tSmall))")
+                }
                 let rate = Double(inBytes) / 1e6 / t
                 if rate < slowest.rate { slowest = (rate, "\(code(v)) \(profile.name)") }
                 worstPeak = max(worstPeak, peak)
-                print("| \(code(v)) \(one) | \(profile.name) | \(fmtMB(inBytes)) | \(fmtTime(t)) | \(fmtRate(rate)) | \(fmtMB(outBytes)) | \(String(format: "%.1f", Double(outBytes) / Double(inBytes)))× | \(peak / 1024) MiB | \(rssBefore / 1024) MiB |")
+                print("| \(code(v)) \(one) | \(profile.name) | \(fmtMB(inBytes)) | \(fmtTime(t)) | \(fmtRate(rate)) | \(fmtMB(outBytes)) | \(String(format: "%.1f", Double(outBytes) / Double(inBytes)))× | \(peak / 1024) MiB | \(rssBefore / 1024) MiB | \(fmtTime(tSmall)) | \(String(format: "%.1f", t / tSmall)) |")
                 log("  \(code(v)) \(profile.name): \(fmtTime(t)), \(outBytes) bytes out, peak \(peak / 1024) MiB")
-                if peak - rssBefore > 20 * (inBytes + outBytes) / 1024 {
-                    problems.append("(b) \(code(v)) \(profile.name): peak RSS \(peak / 1024) MiB for \(fmtMB(inBytes)) in and \(fmtMB(outBytes)) out")
+                if (peak - rssBefore) * 1024 > 20 * inBytes {
+                    problems.append("(b) \(code(v)) \(profile.name): peak RSS \(peak / 1024) MiB (\((peak - rssBefore) / 1024) MiB over the RSS before) for \(fmtMB(inBytes)) in, \(fmtMB(outBytes)) out")
                 }
             }
         }

@@ -63,6 +63,11 @@ enum ScalarPolicy {
     /// Latin letters that no decomposition splits, folded by CLDR's Latin-ASCII data as ICU
     /// ships it, when the result is ASCII letters: æ→ae, ø→o, ł→l, đ→d, þ→th, ı→i, ƒ→f.
     static func letterFold(_ scalar: UInt32) -> [UInt32]? {
+        if GeneratedLatinASCII.matchesLinkedICU { return GeneratedLatinASCII.letters[scalar] }
+        return letterFoldFromICU(scalar)
+    }
+
+    static func letterFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
         guard scalar >= 0x80, ICU.generalCategory(scalar).hasPrefix("L"), ICU.script(scalar) == latin else { return nil }
         guard let mapped = try? ICU.latinASCII([scalar]), mapped != [scalar], !mapped.isEmpty,
               mapped.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
@@ -117,6 +122,11 @@ enum ScalarPolicy {
     /// result is ASCII. Spaces that Latin-ASCII puts around a result (½ → " 1/2") are dropped,
     /// so no token is split.
     static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
+        if GeneratedLatinASCII.matchesLinkedICU { return GeneratedLatinASCII.ascii[scalar] }
+        return asciiFoldFromICU(scalar)
+    }
+
+    static func asciiFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
         guard scalar >= 0x80 else { return nil }
         let category = ICU.generalCategory(scalar)
         guard !category.hasPrefix("M"), !category.hasPrefix("C"), !category.hasPrefix("Z") else { return nil }
