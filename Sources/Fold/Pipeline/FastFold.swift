@@ -229,20 +229,37 @@ extension FoldEngine {
                 guard i < n else { break }
                 let b0 = src[i]
                 if b0 < 0x80 {
-                    guard o < capacity else { return .overflow }
-                    boundaryIn = i
-                    boundaryOut = o
-                    output[o] = asciiMap[Int(b0)]
-                    lastStart = o
-                    o += 1
+                    // The rest of an ASCII run, a byte at a time; the state once at its end.
+                    let runStart = i
+                    while i < n && o < capacity {
+                        let b = src[i]
+                        if b >= 0x80 { break }
+                        output[o] = asciiMap[Int(b)]
+                        i += 1
+                        o += 1
+                    }
+                    guard i > runStart else { return .overflow }
+                    boundaryIn = i - 1
+                    boundaryOut = o - 1
+                    lastStart = o - 1
                     lastEnd = o
-                    i += 1
                     lastCcc = 0
                     lastSingleStarter = true
                     continue
                 }
-                // Decode and validate one multi-byte scalar.
-                guard let (value, length) = Self.decode(src, i, n) else { return .invalid(i) }
+                // Decode and validate one multi-byte scalar (two and three bytes inline).
+                let value: UInt32, length: Int
+                if b0 >= 0xC2 && b0 <= 0xDF && i + 1 < n && src[i + 1] & 0xC0 == 0x80 {
+                    value = UInt32(b0 & 0x1F) << 6 | UInt32(src[i + 1] & 0x3F)
+                    length = 2
+                } else if b0 >= 0xE1 && b0 <= 0xEC && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
+                    value = UInt32(b0 & 0x0F) << 12 | UInt32(src[i + 1] & 0x3F) << 6 | UInt32(src[i + 2] & 0x3F)
+                    length = 3
+                } else {
+                    guard let (v, l) = Self.decode(src, i, n) else { return .invalid(i) }
+                    value = v
+                    length = l
+                }
                 if value < 0x10000 {
                     let q = ICU.loadRelaxed(quick + Int(value))
                     if q != 0 && o + 4 <= capacity {
