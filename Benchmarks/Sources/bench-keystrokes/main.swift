@@ -368,6 +368,26 @@ for word in options.words {
     let run = try await typeQuery(word, mode: .substring, folder: folder, keys: keys, titles: titles,
                                   flat: flat, reps: options.reps, foundationReps: foundationReps)
     print(table(run, title: "Substring: \"\(word)\" typed one keystroke at a time (\(options.reps) repetitions; Foundation \(foundationReps)); times in ms per keystroke over \(titles.count) titles", withFoundation: foundationReps > 0))
+    if foundationReps > 0 {
+        // Where Fold and Foundation disagree: one example each way, for the first keystroke
+        // whose counts differ.
+        if let k = run.prefixes.indices.first(where: { run.loopMatches[$0] != run.foundationMatches[$0] }) {
+            let prefix = run.prefixes[k]
+            let matcher = Matcher(prefix, folder: folder)
+            var onlyFold: Int? = nil, onlyFoundation: Int? = nil
+            var foldOnlyCount = 0, foundationOnlyCount = 0
+            for (i, title) in titles.enumerated() {
+                let a = matcher.matches(keys[i])
+                let b = title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                if a && !b { foldOnlyCount += 1; if onlyFold == nil { onlyFold = i } }
+                if b && !a { foundationOnlyCount += 1; if onlyFoundation == nil { onlyFoundation = i } }
+            }
+            print("Fold and Foundation disagree from keystroke \(k + 1) (`\(prefix)`): \(foldOnlyCount) titles match only in Fold, \(foundationOnlyCount) only in Foundation.")
+            if let i = onlyFold { print("For example only Fold: `\(titles[i])` (folded `\(keys[i].key)`).") }
+            if let i = onlyFoundation { print("For example only Foundation: `\(titles[i])` (folded `\(keys[i].key)`).") }
+            print("")
+        }
+    }
     let worst = run.loop.map { percentile($0, 0.99) }.max() ?? 0
     worstSubstringP99 = max(worstSubstringP99, worst)
     loopP50s += run.loop.flatMap { $0 }

@@ -168,7 +168,7 @@ if options.parts.contains("a") {
     rule += "---|"
     print(header)
     print(rule)
-    var worstRatio = 0.0
+    var largestRatios: [Double] = []
     for profileName in options.profiles {
         let folder = try! Folder(FoldProfile(named: profileName)!)
         for order in ["mixed", "descending", "blocks"] {
@@ -196,13 +196,19 @@ if options.parts.contains("a") {
             var row = "| \(profileName) | \(order) |"
             for t in times { row += t.map { " \(fmtTime($0)) |" } ?? " over budget |" }
             var ratios: [String] = []
+            var lastRatio: (Double, Int)? = nil
             for i in sizes.indices where i + 2 < sizes.count {
                 if let a = times[i], let b = times[i + 2] {
-                    let r = b / a
-                    ratios.append(String(format: "%.1f", r))
-                    // Ratios from the largest sizes matter; tiny times are noisy.
-                    if sizes[i] >= 50_000 { worstRatio = max(worstRatio, r) }
-                    if r > 6 { problems.append("(a) \(profileName) \(order): time(\(sizes[i + 2]))/time(\(sizes[i])) = \(String(format: "%.1f", r)) (expected about 4)") }
+                    ratios.append(String(format: "%.1f", b / a))
+                    lastRatio = (b / a, sizes[i])
+                }
+            }
+            // Small sizes are noisy and show cache effects (the whole fold fits in L2 at N =
+            // 25,000, not at 400,000): judge linearity by the ratio at the largest sizes.
+            if let (r, n) = lastRatio {
+                largestRatios.append(r)
+                if r > 6 {
+                    problems.append("(a) \(profileName) \(order): time(\(4 * n))/time(\(n)) = \(String(format: "%.1f", r)) (expected about 4)")
                 }
             }
             if times.contains(where: { $0 == nil }) { problems.append("(a) \(profileName) \(order): a fold took over \(options.budget) s") }
@@ -213,9 +219,13 @@ if options.parts.contains("a") {
     print("")
     print("Input: \"a\" followed by N marks (N/6 each of U+0301, U+0323, U+0345, U+093C, U+0334, U+031B; 2 or 3 UTF-8 bytes each, "
         + "about \(fmtMB(marks("mixed", sizes.last!).utf8.count)) at N = \(sizes.last!)). The last column lists time(4N)/time(N) for N = "
-        + sizes.dropLast(2).map(String.init).joined(separator: ", ") + " (linear time: about 4).")
+        + sizes.dropLast(2).map(String.init).joined(separator: ", ") + " (linear time: about 4). "
+        + "At small N the ratios are noisy and include cache effects (the fold's working set leaves L2/L3 as N grows); "
+        + "`--max-n 6400000` shows the asymptote.")
     print("")
-    summary.append("(a) worst time(4N)/time(N) for N ≥ 50,000: \(String(format: "%.1f", worstRatio))")
+    if let worst = largestRatios.max(), let best = largestRatios.min() {
+        summary.append("(a) time(\(sizes.last!))/time(\(sizes[sizes.count - 3])) between \(String(format: "%.1f", best)) and \(String(format: "%.1f", worst)) (linear: about 4)")
+    }
 }
 
 // MARK: - (b) The largest expansions
@@ -267,7 +277,7 @@ if options.parts.contains("b") {
                     smallSamples.append(seconds(clock.now - t0))
                 }
                 let tSmall = median(smallSamples)
-                if t / tSmall > 15 {
+                if t / tSmall > 20 {
                     problems.append("(b) \(code(v)) \(profile.name): time(10 MB)/time(1 MB) = \(String(format: "%.1f", t / tSmall))")
                 }
                 let rate = Double(inBytes) / 1e6 / t
@@ -320,4 +330,9 @@ if options.parts.contains("c") {
     summary.append("(c) slowest first call \(fmtTime(slowestTime))")
 }
 
-print("Summary: " + summary.joined(separator: "; ") + (problems.isEmpty ? "; nothing anomalous." : "; PROBLEMS: " + problems.joined(separator: "; ") + "."))
+if !problems.isEmpty {
+    print("Flagged (non-linear time: a ratio over 6 in (a), over 20 for 10× the input in (b); memory: peak RSS over 20× the input above the RSS before):\n")
+    for p in problems { print("- \(p)") }
+    print("")
+}
+print("Summary: " + summary.joined(separator: "; ") + (problems.isEmpty ? "; nothing flagged." : "; \(problems.count) flagged (listed above)."))

@@ -252,7 +252,7 @@ extension FoldEngine {
                 if b0 >= 0xC2 && b0 <= 0xDF && i + 1 < n && src[i + 1] & 0xC0 == 0x80 {
                     value = UInt32(b0 & 0x1F) << 6 | UInt32(src[i + 1] & 0x3F)
                     length = 2
-                } else if b0 >= 0xE1 && b0 <= 0xEC && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
+                } else if b0 >= 0xE1 && b0 != 0xED && b0 <= 0xEF && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
                     value = UInt32(b0 & 0x0F) << 12 | UInt32(src[i + 1] & 0x3F) << 6 | UInt32(src[i + 2] & 0x3F)
                     length = 3
                 } else {
