@@ -286,21 +286,37 @@ int32_t cfold_latin_ascii(const uint32_t *src, int32_t length, uint32_t *dst, in
     return utf16_to_utf32(buf.data(), textLength, dst, capacity);
 }
 
+namespace {
+// One word break iterator per thread: opening one costs far more than segmenting a title.
+// A break iterator must not be shared between threads; each thread owns its own.
+struct ThreadBreakIterator {
+    UBreakIterator *iterator = nullptr;
+    ~ThreadBreakIterator() {
+        if (iterator != nullptr) ubrk_close(iterator);
+    }
+};
+thread_local ThreadBreakIterator thread_word_iterator;
+} // namespace
+
 int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds,
                             int32_t capacity_pairs, int32_t *status) {
     UErrorCode err = U_ZERO_ERROR;
-    UText *text = utext_openUTF8(nullptr, reinterpret_cast<const char *>(utf8), length, &err);
+    if (thread_word_iterator.iterator == nullptr) {
+        thread_word_iterator.iterator = ubrk_open(UBRK_WORD, "", nullptr, 0, &err);
+        if (U_FAILURE(err)) {
+            thread_word_iterator.iterator = nullptr;
+            *status = err;
+            return 0;
+        }
+    }
+    UBreakIterator *bi = thread_word_iterator.iterator;
+    UText text = UTEXT_INITIALIZER;
+    utext_openUTF8(&text, reinterpret_cast<const char *>(utf8), length, &err);
     if (U_FAILURE(err)) {
         *status = err;
         return 0;
     }
-    UBreakIterator *bi = ubrk_open(UBRK_WORD, "", nullptr, 0, &err);
-    if (U_FAILURE(err)) {
-        utext_close(text);
-        *status = err;
-        return 0;
-    }
-    ubrk_setUText(bi, text, &err);
+    ubrk_setUText(bi, &text, &err);
     int32_t count = 0;
     if (U_SUCCESS(err)) {
         int32_t start = ubrk_first(bi);
@@ -313,8 +329,12 @@ int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds
             count++;
         }
     }
-    ubrk_close(bi);
-    utext_close(text);
+    // Detach the text before it goes out of scope.
+    UErrorCode detach = U_ZERO_ERROR;
+    UText empty = UTEXT_INITIALIZER;
+    utext_openUTF8(&empty, "", 0, &detach);
+    ubrk_setUText(bi, &empty, &detach);
+    utext_close(&text);
     *status = err;
     return U_FAILURE(err) ? 0 : count;
 }

@@ -60,8 +60,19 @@ public struct Folder: Sendable {
                 }
             }
             if fits { return result }
+            if let expanded = foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) }) { return expanded }
         }
         return generalFold(String(decoding: utf8, as: UTF8.self))
+    }
+
+    /// For text that grows when folded (ﷺ gives 33 bytes from 3): the fast path into a buffer
+    /// of the largest expansion any code point has (`FastTable.maxExpansion`), then one copy.
+    func foldExpanding<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let capacity = utf8.count * FastTable.maxExpansion + 64
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> R? in
+            guard case .written(let n) = engine.fastFold(utf8, into: buffer.baseAddress!, capacity: capacity) else { return nil }
+            return body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+        }
     }
 
     /// The general path: every step on scalars.
@@ -118,6 +129,7 @@ public struct Folder: Sendable {
                 }
             }
             if case .some(.some(let result)) = attempt { return result }
+            if let expanded = foldExpanding(input, { Array($0) }) { return try expanded.withUnsafeBytes { try body($0) } }
         }
         let folded = try foldBytes(input, replacingInvalid: false).get()
         return try folded.withUnsafeBytes { try body($0) }
@@ -134,6 +146,8 @@ public struct Folder: Sendable {
             switch outcome {
             case .written: return .success(result)
             case .invalid(let offset) where !replacingInvalid: return .failure(InvalidUTF8Error(byteOffset: offset))
+            case .overflow:
+                if let expanded = foldExpanding(buffer, { Array($0) }) { return .success(expanded) }
             default: break
             }
         }
@@ -147,8 +161,10 @@ public struct Folder: Sendable {
     /// `utf8[k...]` separately gives the fold of the whole, or nil when there is none (for
     /// example inside one long combining sequence). Streaming readers fold huge lines in pieces
     /// with it; `utf8` may end in the middle of a sequence.
-    package func lastSafeSplit(inUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Int? {
-        engine.lastSafeSplit(utf8)
+    /// Only offsets at or after `lowerBound` are considered, so a caller that appends to a
+    /// buffer need not scan it again.
+    package func lastSafeSplit(inUTF8 utf8: UnsafeBufferPointer<UInt8>, from lowerBound: Int = 1) -> Int? {
+        engine.lastSafeSplit(utf8, from: max(1, lowerBound))
     }
 
     /// A short string that changes whenever this folder's output could change: the profile's

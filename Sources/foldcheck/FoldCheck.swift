@@ -168,7 +168,9 @@ struct FoldCheck: ParsableCommand {
         var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
         var pending: [UInt8] = []
         var pendingLineOffset = 0, pendingInputOffset = 0
-        let hardLimit = 64 << 20
+        // Bytes of `pending` already searched for a split point without finding one.
+        var scanned = 0
+        let hardLimit = 16 << 20
         /// Folds a piece and writes it, with no allocation for pieces of ordinary size.
         func foldAndWrite(_ bytes: ArraySlice<UInt8>, lineOffset: Int, inputOffset: Int, lineNumber: Int) throws {
             do {
@@ -195,9 +197,11 @@ struct FoldCheck: ParsableCommand {
                 try foldAndWrite(pending[...], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber)
                 try out.write(piece.ending)
                 pending.removeAll(keepingCapacity: pending.count <= 1 << 22)
+                scanned = 0
                 continue
             }
-            let split = pending.withUnsafeBufferPointer { folder.lastSafeSplit(inUTF8: $0) }
+            let split = pending.withUnsafeBufferPointer { folder.lastSafeSplit(inUTF8: $0, from: max(1, scanned - 4)) }
+            scanned = pending.count
             guard let split else {
                 if pending.count > hardLimit {
                     throw Failure(message: "foldcheck: line \(reader.lineNumber) has more than \(hardLimit >> 20) MiB without a point where it can be folded in pieces (one combining sequence); refusing it rather than holding it in memory", code: Exit.dataError)
@@ -206,6 +210,7 @@ struct FoldCheck: ParsableCommand {
             }
             try foldAndWrite(pending[..<split], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber)
             pending.removeFirst(split)
+            scanned = pending.count
             pendingLineOffset += split
             pendingInputOffset += split
         }

@@ -163,3 +163,25 @@ import Testing
         #expect(try folder.fold(utf8: Array(Self.everything.utf8)) == Array(fast.utf8))
     }
 }
+
+@Suite struct ExpansionBoundTests {
+    /// The fast path sizes its buffer for expanding text by FastTable.maxExpansion.
+    @Test(arguments: InvariantTests.presetNames)
+    func noCodePointExpandsBeyondTheBound(profile: String) throws {
+        let folder = try Folder(FoldProfile(named: profile)!)
+        var worst = (ratio: 0.0, scalar: UInt32(0))
+        for value in UInt32(0)...0x10FFFF {
+            guard let s = Unicode.Scalar(value) else { continue }
+            let ratio = Double(folder.fold(String(s)).utf8.count) / Double(UTF8.width(s))
+            if ratio > worst.ratio { worst = (ratio, value) }
+        }
+        #expect(worst.ratio <= Double(FastTable.maxExpansion), "U+\(hex(worst.scalar)) expands \(worst.ratio)×")
+    }
+
+    @Test func expandingTextStaysOnTheFastPath() throws {
+        let folder = try Folder(.search)
+        let text = String(repeating: "\u{FDFA}\u{3300}", count: 20_000)
+        #expect(folder.fold(text) == folder.generalFold(text))
+        #expect(try folder.fold(utf8: Array(text.utf8)) == Array(folder.generalFold(text).utf8))
+    }
+}

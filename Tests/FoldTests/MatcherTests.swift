@@ -74,3 +74,38 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 }
+
+@Suite struct SearchIndexTests {
+    let folder = try! Folder(.search)
+
+    @Test func indexAgreesWithKeysAndTexts() async throws {
+        var rng = SeededGenerator(seed: 0x1DE7)
+        let words = ["Crème", "brûlée", "green", "doors", "Smørrebrød", "Ελληνικά", "がっこう", "ｔｅｓｔ", "Straße", "ss", "do", "re"]
+        let titles = (0..<3_000).map { _ in (0..<Int.random(in: 1...5, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ") }
+        let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
+        let keys = titles.enumerated().map { folder.searchKey(for: $1, id: $0) }
+        #expect(index.count == titles.count)
+        #expect(index.key(at: 0) == folder.fold(titles[0]))
+        let queries: [(String, Matcher.Mode, Matcher.Options)] = [
+            ("creme", .substring, []), ("s", .substring, []), ("ssd", .substring, []), ("doors gr", .substring, []),
+            ("green do", .wordPrefixes(.inOrder), []), ("do green", .wordPrefixes(.anyOrder), []),
+            ("crème", .substring, [.respectsTypedDiacritics]), ("ελλ", .substring, []), ("がっ", .substring, []),
+        ]
+        for (q, mode, options) in queries {
+            let m = Matcher(q, folder: folder, mode: mode, options: options)
+            let viaIndex = try await m.filter(index)
+            let viaKeys = try await m.filter(keys)
+            let viaTexts = try await m.filter(titles)
+            #expect(viaIndex == viaKeys, "\(q)")
+            #expect(viaIndex == viaTexts, "\(q)")
+        }
+    }
+
+    @Test func indexFilterStopsWhenCancelled() async throws {
+        let index = SearchIndex((0..<100_000).map { (id: $0, text: "title \($0)") }, folder: folder)
+        let matcher = Matcher("title", folder: folder)
+        let task = Task { try await matcher.filter(index) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}

@@ -10,6 +10,9 @@
 /// it. Tests prove the result identical to the reference pipeline.
 final class FastTable: @unchecked Sendable {
     static let pageCount = 0x110000 >> 8
+    /// No code point's fold, in any profile, is more than this many times its UTF-8 length
+    /// (U+FDFA: 3 bytes to 33); a test checks every code point of every preset.
+    static let maxExpansion = 16
 
     // Entry: bits 0-15 offset into the page's bytes, 16-23 length, 24-31 flags.
     static let general: UInt32 = 1 << 24   // must take the general path
@@ -400,11 +403,11 @@ extension FoldEngine {
     /// See `Folder.lastSafeSplit(inUTF8:)`: before an ASCII byte (not a space when spaces
     /// collapse), or before a code point whose fold starts with a starter that combines with
     /// nothing before it: the boundaries the fast path restarts from.
-    func lastSafeSplit(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    func lastSafeSplit(_ utf8: UnsafeBufferPointer<UInt8>, from lowerBound: Int) -> Int? {
         let n = utf8.count
         guard n > 1, let p = utf8.baseAddress else { return nil }
         var k = n - 1
-        while k > 0 {
+        while k >= lowerBound {
             let b = p[k]
             if b < 0x80 {
                 if !(steps.collapsesWhitespace && (b == 0x20 || fastTable.ascii[Int(b)] == 0x20)) { return k }

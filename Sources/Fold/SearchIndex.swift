@@ -1,0 +1,114 @@
+/// Many texts folded once into one flat buffer: the fast way to match every keystroke of a
+/// search-as-you-type box against a large list.
+///
+/// ```swift
+/// let folder = try Folder()
+/// let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
+/// let ids = try await Matcher("creme", folder: folder).filter(index)
+/// ```
+public struct SearchIndex<ID: Sendable>: Sendable {
+    /// The folder the keys were folded with; match with a `Matcher` built on the same folder.
+    public let folder: Folder
+    /// The callers' identifiers and texts, in order.
+    public let ids: [ID]
+    public let originals: [String]
+    /// Every key's folded UTF-8, one after another; key `i` is `keyStarts[i]..<keyStarts[i+1]`.
+    let bytes: [UInt8]
+    let keyStarts: [Int]
+    /// Word starts (offsets into `bytes`); key `i`'s are `wordStarts[wordIndex[i]..<wordIndex[i+1]]`.
+    let wordStarts: [Int32]
+    let wordIndex: [Int32]
+
+    /// Folds every text once.
+    public init(_ items: some Sequence<(id: ID, text: String)>, folder: Folder) {
+        self.folder = folder
+        var ids: [ID] = [], originals: [String] = [], bytes: [UInt8] = [], keyStarts = [0]
+        var wordStarts: [Int32] = [], wordIndex: [Int32] = [0]
+        for (id, text) in items {
+            ids.append(id)
+            originals.append(text)
+            let key = Array(folder.fold(text).utf8)
+            let base = bytes.count
+            for w in WordSegmenter.words(in: key) { wordStarts.append(Int32(base + w.lowerBound)) }
+            wordIndex.append(Int32(wordStarts.count))
+            bytes += key
+            keyStarts.append(bytes.count)
+        }
+        self.ids = ids
+        self.originals = originals
+        self.bytes = bytes
+        self.keyStarts = keyStarts
+        self.wordStarts = wordStarts
+        self.wordIndex = wordIndex
+    }
+
+    /// The number of texts.
+    public var count: Int { ids.count }
+
+    /// The folded key of text `i`.
+    public func key(at i: Int) -> String {
+        String(decoding: bytes[keyStarts[i]..<keyStarts[i + 1]], as: UTF8.self)
+    }
+}
+
+extension Matcher {
+    /// How many keys of an index are searched between two checks of `Task.isCancelled`.
+    static let indexBlock = 4096
+
+    /// The ids of the index's texts that match, in order. Checks for cancellation every few
+    /// thousand keys (throwing `CancellationError`) and takes no lock.
+    ///
+    /// ```swift
+    /// let ids = try await Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder)).filter(index)
+    /// ```
+    public func filter<ID>(_ index: SearchIndex<ID>) async throws -> [ID] {
+        var result: [ID] = []
+        // A necessary condition first: the query (or, for word prefixes, its longest word)
+        // occurs in the key. One memmem over each block of keys.
+        let probe: [UInt8]
+        switch mode {
+        case .substring: probe = queryKey
+        case .wordPrefixes: probe = queryWords.max { $0.count < $1.count } ?? []
+        }
+        guard !probe.isEmpty, index.count > 0 else { return [] }
+        try index.bytes.withUnsafeBytes { all in
+            try probe.withUnsafeBytes { needle in
+                var block = 0
+                while block < index.count {
+                    try Task.checkCancellation()
+                    let blockEnd = min(index.count, block + Self.indexBlock)
+                    var key = block
+                    var pos = index.keyStarts[block]
+                    let end = index.keyStarts[blockEnd]
+                    while pos < end {
+                        guard let found = ICU.find(needle, in: UnsafeRawBufferPointer(rebasing: all[pos..<end])) else { break }
+                        let hit = pos + found
+                        while index.keyStarts[key + 1] <= hit { key += 1 }
+                        let keyEnd = index.keyStarts[key + 1]
+                        if hit + needle.count <= keyEnd {
+                            if confirm(index, key) { result.append(index.ids[key]) }
+                            pos = keyEnd
+                            key += 1
+                        } else {
+                            pos = hit + 1
+                        }
+                    }
+                    block = blockEnd
+                }
+            }
+        }
+        return result
+    }
+
+    /// Whether key `i` of the index matches, once its bytes are known to contain the probe.
+    private func confirm<ID>(_ index: SearchIndex<ID>, _ i: Int) -> Bool {
+        if case .wordPrefixes = mode {
+            let start = index.keyStarts[i], end = index.keyStarts[i + 1]
+            let key = Array(index.bytes[start..<end])
+            let starts = index.wordStarts[Int(index.wordIndex[i])..<Int(index.wordIndex[i + 1])].map { $0 - Int32(start) }
+            guard matchesKey(key, wordStarts: Array(starts)) else { return false }
+        }
+        if typedFolder == nil { return true }
+        return firstMatch(in: index.originals[i]) != nil
+    }
+}
