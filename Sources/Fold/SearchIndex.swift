@@ -102,13 +102,43 @@ extension Matcher {
 
     /// Whether key `i` of the index matches, once its bytes are known to contain the probe.
     private func confirm<ID>(_ index: SearchIndex<ID>, _ i: Int) -> Bool {
-        if case .wordPrefixes = mode {
-            let start = index.keyStarts[i], end = index.keyStarts[i + 1]
-            let key = Array(index.bytes[start..<end])
-            let starts = index.wordStarts[Int(index.wordIndex[i])..<Int(index.wordIndex[i + 1])].map { $0 - Int32(start) }
-            guard matchesKey(key, wordStarts: Array(starts)) else { return false }
+        if case .wordPrefixes(let order) = mode {
+            let end = index.keyStarts[i + 1]
+            let starts = index.wordStarts[Int(index.wordIndex[i])..<Int(index.wordIndex[i + 1])]
+            let fits = index.bytes.withUnsafeBufferPointer { bytes in
+                Self.assignWordPrefixes(queryWords, bytes: bytes, starts: starts, end: end, order: order)
+            }
+            guard fits else { return false }
         }
         if typedFolder == nil { return true }
         return firstMatch(in: index.originals[i]) != nil
+    }
+
+    /// Each query word a prefix of a distinct word of the key (in order when asked), checked on
+    /// the index's bytes without copying them.
+    static func assignWordPrefixes(_ words: [[UInt8]], bytes: UnsafeBufferPointer<UInt8>, starts: ArraySlice<Int32>,
+                                   end: Int, order: WordOrder) -> Bool {
+        func isPrefix(_ q: Int, at start: Int) -> Bool {
+            let w = words[q]
+            guard start + w.count <= end else { return false }
+            for k in 0..<w.count where bytes[start + k] != w[k] { return false }
+            return true
+        }
+        let startList = Array(starts)
+        var used = [Bool](repeating: false, count: startList.count)
+        func place(_ q: Int, from: Int) -> Bool {
+            if q == words.count { return true }
+            var w = order == .inOrder ? from : 0
+            while w < startList.count {
+                if !used[w] && isPrefix(q, at: Int(startList[w])) {
+                    used[w] = true
+                    if place(q + 1, from: w + 1) { return true }
+                    used[w] = false
+                }
+                w += 1
+            }
+            return false
+        }
+        return place(0, from: 0)
     }
 }

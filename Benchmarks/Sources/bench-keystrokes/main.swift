@@ -354,9 +354,10 @@ for word in options.words {
             print("")
         }
     }
-    let worst = run.loop.map { percentile($0, 0.99) }.max() ?? 0
+    // The target is for the documented fast way: a SearchIndex.
+    let worst = run.floor.map { percentile($0, 0.99) }.max() ?? 0
     worstSubstringP99 = max(worstSubstringP99, worst)
-    loopP50s += run.loop.flatMap { $0 }
+    loopP50s += run.floor.flatMap { $0 }
     foundationP50s += run.foundation.flatMap { $0 }
 }
 
@@ -365,8 +366,8 @@ for query in options.wordsQueries {
     let run = try await typeQuery(query, mode: .wordPrefixes(.inOrder), folder: folder, keys: keys, titles: titles,
                                   flat: flat, reps: options.reps, foundationReps: 0)
     print(table(run, title: "Word prefixes (`.wordPrefixes(.inOrder)`): \"\(query)\" typed one keystroke at a time (\(options.reps) repetitions); times in ms per keystroke over \(titles.count) titles", withFoundation: false))
-    let worst = run.loop.map { percentile($0, 0.99) }.max() ?? 0
-    summaries.append("word-prefix \"\(query)\" worst per-keystroke p99 \(ms(worst)) ms")
+    let worst = run.floor.map { percentile($0, 0.99) }.max() ?? 0
+    summaries.append("SearchIndex word-prefix \"\(query)\" worst per-keystroke p99 \(ms(worst)) ms")
 }
 
 print("Fold loop: `Matcher(prefix, folder:)` + `matches(key)` over every key. Fold filter: `Matcher` + `try await filter(keys)`. "
@@ -374,10 +375,10 @@ print("Fold loop: `Matcher(prefix, folder:)` + `matches(key)` over every key. Fo
     + "Foundation: `range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])` over the original titles. "
     + "p50/p99: nearest-rank percentiles over the repetitions of that keystroke (p99 of 30 samples is the slowest). Single thread. Fold \(folder.fingerprint).")
 print("")
-var summary = "Summary: Fold substring worst per-keystroke p99 \(ms(worstSubstringP99)) ms over \(titles.count) titles "
+var summary = "Summary: Fold SearchIndex substring worst per-keystroke p99 \(ms(worstSubstringP99)) ms over \(titles.count) titles "
     + (worstSubstringP99 < 5 ? "(under the 5 ms target)" : "(OVER the 5 ms target)")
 if !foundationP50s.isEmpty {
-    summary += "; Foundation range(of:) p50 \(ms(percentile(foundationP50s, 0.5))) ms vs Fold \(ms(percentile(loopP50s, 0.5))) ms (\(ratio(percentile(foundationP50s, 0.5) / percentile(loopP50s, 0.5))) slower)"
+    summary += "; Foundation range(of:) p50 \(ms(percentile(foundationP50s, 0.5))) ms vs Fold SearchIndex \(ms(percentile(loopP50s, 0.5))) ms (\(ratio(percentile(foundationP50s, 0.5) / percentile(loopP50s, 0.5))) slower)"
 }
 summary += "; pre-folding \(ms(prefoldMS)) ms (\(String(format: "%.1f", Double(titleBytes) / 1e6 / (prefoldMS / 1e3))) MB/s)"
 if !summaries.isEmpty { summary += "; " + summaries.joined(separator: "; ") }
