@@ -69,4 +69,4 @@ vectors: build
 	.build/release/foldcheck --vectors TestVectors/*.tsv
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-tsan Benchmarks/.build Fuzz/.build
