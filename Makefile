@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build test tsan generate vectors bench-build bench-peers bench corpora fuzz clean
+.PHONY: deps run build test tsan generate vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -45,6 +45,19 @@ bench-peers: bench-build
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	@python3 -c "import unidecode" 2>/dev/null || (echo "installing unidecode with pip for the peers table" && pip install -q unidecode)
 	cd Benchmarks && .build/release/bench-peers
+
+# Search-as-you-type: 100,000 titles, one query per keystroke, p50/p99 beside Foundation.
+bench-keystrokes: deps
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	cd Benchmarks && $(SWIFT) build -c release --product bench-keystrokes && .build/release/bench-keystrokes
+
+# Hostile input: long combining runs (linear time), largest expansions, every code point.
+bench-pathological: deps
+	cd Benchmarks && $(SWIFT) build -c release --product bench-pathological && .build/release/bench-pathological
+
+# foldcheck on a 100 MB file and a 500 MB single line (MB/s, peak RSS), and its cold start.
+bench-foldcheck: deps
+	bash Benchmarks/Scripts/foldcheck_big.sh
 
 # ordo-one benchmarks (throughput, wall clock, mallocs).
 bench: deps
