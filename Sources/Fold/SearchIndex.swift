@@ -62,7 +62,14 @@ extension Matcher {
     /// let ids = try await Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder)).filter(index)
     /// ```
     public func filter<ID>(_ index: SearchIndex<ID>) async throws -> [ID] {
-        var result: [ID] = []
+        let keys = try matchingKeys(bytes: index.bytes, keyStarts: index.keyStarts, wordStarts: index.wordStarts,
+                                    wordIndex: index.wordIndex, originals: index.originals)
+        return keys.map { index.ids[$0] }
+    }
+
+    /// The indices of the matching keys: the search itself, not generic over the ids.
+    func matchingKeys(bytes: [UInt8], keyStarts: [Int], wordStarts: [Int32], wordIndex: [Int32], originals: [String]) throws -> [Int] {
+        var result: [Int] = []
         // A necessary condition first: the query (or, for word prefixes, its longest word)
         // occurs in the key. One memmem over each block of keys.
         let probe: [UInt8]
@@ -70,23 +77,24 @@ extension Matcher {
         case .substring: probe = queryKey
         case .wordPrefixes: probe = queryWords.max { $0.count < $1.count } ?? []
         }
-        guard !probe.isEmpty, index.count > 0 else { return [] }
-        try index.bytes.withUnsafeBytes { all in
+        let count = keyStarts.count - 1
+        guard !probe.isEmpty, count > 0 else { return [] }
+        try bytes.withUnsafeBytes { all in
             try probe.withUnsafeBytes { needle in
                 var block = 0
-                while block < index.count {
+                while block < count {
                     try Task.checkCancellation()
-                    let blockEnd = min(index.count, block + Self.indexBlock)
+                    let blockEnd = min(count, block + Self.indexBlock)
                     var key = block
-                    var pos = index.keyStarts[block]
-                    let end = index.keyStarts[blockEnd]
+                    var pos = keyStarts[block]
+                    let end = keyStarts[blockEnd]
                     while pos < end {
                         guard let found = ICU.find(needle, in: UnsafeRawBufferPointer(rebasing: all[pos..<end])) else { break }
                         let hit = pos + found
-                        while index.keyStarts[key + 1] <= hit { key += 1 }
-                        let keyEnd = index.keyStarts[key + 1]
+                        while keyStarts[key + 1] <= hit { key += 1 }
+                        let keyEnd = keyStarts[key + 1]
                         if hit + needle.count <= keyEnd {
-                            if confirm(index, key) { result.append(index.ids[key]) }
+                            if confirm(all, key, keyStarts, wordStarts, wordIndex, originals) { result.append(key) }
                             pos = keyEnd
                             key += 1
                         } else {
@@ -100,18 +108,16 @@ extension Matcher {
         return result
     }
 
-    /// Whether key `i` of the index matches, once its bytes are known to contain the probe.
-    private func confirm<ID>(_ index: SearchIndex<ID>, _ i: Int) -> Bool {
+    /// Whether key `i` matches, once its bytes are known to contain the probe.
+    private func confirm(_ all: UnsafeRawBufferPointer, _ i: Int, _ keyStarts: [Int], _ wordStarts: [Int32],
+                         _ wordIndex: [Int32], _ originals: [String]) -> Bool {
         if case .wordPrefixes(let order) = mode {
-            let end = index.keyStarts[i + 1]
-            let starts = index.wordStarts[Int(index.wordIndex[i])..<Int(index.wordIndex[i + 1])]
-            let fits = index.bytes.withUnsafeBufferPointer { bytes in
-                Self.assignWordPrefixes(queryWords, bytes: bytes, starts: starts, end: end, order: order)
-            }
-            guard fits else { return false }
+            let starts = wordStarts[Int(wordIndex[i])..<Int(wordIndex[i + 1])]
+            let bytes = all.bindMemory(to: UInt8.self)
+            guard Self.assignWordPrefixes(queryWords, bytes: bytes, starts: starts, end: keyStarts[i + 1], order: order) else { return false }
         }
         if typedFolder == nil { return true }
-        return firstMatch(in: index.originals[i]) != nil
+        return firstMatch(in: originals[i]) != nil
     }
 
     /// Each query word a prefix of a distinct word of the key (in order when asked), checked on
