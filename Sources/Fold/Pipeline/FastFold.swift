@@ -264,23 +264,45 @@ extension FoldEngine {
                     length = l
                 }
                 if value < 0x10000 {
-                    let q = ICU.loadRelaxed(quick + Int(value))
+                    var q = ICU.loadRelaxed(quick + Int(value))
                     if q != 0 && o + 4 <= capacity {
-                        // A simple code point: one word out.
-                        boundaryIn = i
-                        boundaryOut = o
-                        let word: UInt32
-                        if q & (1 << 36) != 0 {
-                            word = i + 4 <= n ? UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
-                                : (UInt32(src[i]) | UInt32(src[i + 1]) << 8 | (length == 3 ? UInt32(src[i + 2]) << 16 : 0))
-                        } else {
-                            word = UInt32(truncatingIfNeeded: q)
+                        // Simple code points: one word out each, the state once at the end of
+                        // the run. Two- and three-byte sequences are decoded inline.
+                        var length = length
+                        var startIn = i, startOut = o
+                        while true {
+                            startIn = i
+                            startOut = o
+                            let word: UInt32
+                            if q & (1 << 36) != 0 {
+                                word = i + 4 <= n ? UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                                    : (UInt32(src[i]) | UInt32(src[i + 1]) << 8 | (length == 3 ? UInt32(src[i + 2]) << 16 : 0))
+                            } else {
+                                word = UInt32(truncatingIfNeeded: q)
+                            }
+                            UnsafeMutableRawPointer(output + o).storeBytes(of: word, as: UInt32.self)
+                            o += Int((q >> 32) & 0xF)
+                            i += length
+                            guard i + 1 < n, o + 4 <= capacity else { break }
+                            let c0 = src[i]
+                            let v: UInt32
+                            if c0 >= 0xC2 && c0 <= 0xDF && src[i + 1] & 0xC0 == 0x80 {
+                                v = UInt32(c0 & 0x1F) << 6 | UInt32(src[i + 1] & 0x3F)
+                                length = 2
+                            } else if c0 >= 0xE1 && c0 != 0xED && c0 <= 0xEF && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
+                                v = UInt32(c0 & 0x0F) << 12 | UInt32(src[i + 1] & 0x3F) << 6 | UInt32(src[i + 2] & 0x3F)
+                                length = 3
+                            } else {
+                                break
+                            }
+                            let next = ICU.loadRelaxed(quick + Int(v))
+                            if next == 0 { break }
+                            q = next
                         }
-                        UnsafeMutableRawPointer(output + o).storeBytes(of: word, as: UInt32.self)
-                        lastStart = o
-                        o += Int((q >> 32) & 0xF)
+                        boundaryIn = startIn
+                        boundaryOut = startOut
+                        lastStart = startOut
                         lastEnd = o
-                        i += length
                         lastSingleStarter = q & (1 << 37) != 0
                         lastCcc = UInt8(truncatingIfNeeded: q >> 40)
                         continue
