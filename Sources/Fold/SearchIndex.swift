@@ -79,6 +79,25 @@ extension Matcher {
         }
         let count = keyStarts.count - 1
         guard !probe.isEmpty, count > 0 else { return [] }
+        result.reserveCapacity(min(count, 1024))
+        if probe.count == 1 {
+            // One byte (the first keystroke): most keys match, so scan each key from its start
+            // and stop at the first hit, rather than calling memmem once per key.
+            let b = probe[0]
+            try bytes.withUnsafeBytes { all in
+                let p = all.bindMemory(to: UInt8.self)
+                var key = 0
+                while key < count {
+                    if key % Self.indexBlock == 0 { try Task.checkCancellation() }
+                    var j = keyStarts[key]
+                    let end = keyStarts[key + 1]
+                    while j < end && p[j] != b { j += 1 }
+                    if j < end && confirm(all, key, keyStarts, wordStarts, wordIndex, originals) { result.append(key) }
+                    key += 1
+                }
+            }
+            return result
+        }
         try bytes.withUnsafeBytes { all in
             try probe.withUnsafeBytes { needle in
                 var block = 0
