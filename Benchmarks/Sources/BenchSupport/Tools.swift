@@ -76,6 +76,26 @@ public enum Tools {
         }
     }
 
+    /// Fold through `withFoldedUTF8`: the folded bytes in a temporary buffer (on the stack for
+    /// lines), the shape of an indexer that copies each key into its own storage.
+    public static func foldTemporary(_ profile: FoldProfile) -> FoldTool {
+        FoldTool(name: "Fold \(profile.name) withFoldedUTF8",
+                 summary: "`Folder(.\(profileIdentifier(profile))).withFoldedUTF8(_:_:)` on each line's bytes (no result allocation)") { corpus in
+            let folder = try Folder(profile)
+            return FoldPass(corpus: corpus) {
+                var total = 0
+                for i in corpus.lines.indices {
+                    do {
+                        total &+= try folder.withFoldedUTF8(UnsafeRawBufferPointer(corpus.line(i))) { $0.count }
+                    } catch {
+                        fatalError("\(corpus.name) line \(i + 1): \(error)")
+                    }
+                }
+                return total
+            }
+        }
+    }
+
     /// Fold through `fold(_: String)`, fed prebuilt `String` lines.
     public static func foldString(_ profile: FoldProfile) -> FoldTool {
         FoldTool(name: "Fold \(profile.name) String",

@@ -194,6 +194,7 @@ let baselineName = "Fold search utf8"
 let allTools: [FoldTool] = [
     Tools.foldUTF8(.search),
     Tools.foldString(.search),
+    Tools.foldTemporary(.search),
     Tools.foldUTF8(.ascii),
     Tools.foldUTF8(.nfkcCasefold),
     Tools.icuNormalizeUTF8,
