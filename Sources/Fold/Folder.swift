@@ -117,22 +117,36 @@ public struct Folder: Sendable {
     ///     try folder.withFoldedUTF8(bytes) { folded in total += folded.count }
     /// }
     /// ```
+    @inlinable
     public func withFoldedUTF8<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        // Inlinable and non-generic inside, so a call costs no generic dispatch.
+        var result: R? = nil
+        try foldIntoTemporary(bytes) { result = try body($0) }
+        return result!
+    }
+
+    @usableFromInline
+    func foldIntoTemporary(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let input = bytes.bindMemory(to: UInt8.self)
         if !engine.steps.collapsesWhitespace {
             let capacity = input.count + input.count / 8 + 16
-            let attempt: R?? = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> R?? in
+            let done = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
                 switch engine.fastFold(input, into: buffer.baseAddress!, capacity: capacity) {
-                case .written(let n): return .some(try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n)))
+                case .written(let n):
+                    try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n))
+                    return true
                 case .invalid(let offset): throw InvalidUTF8Error(byteOffset: offset)
-                case .overflow: return .none
+                case .overflow: return false
                 }
             }
-            if case .some(.some(let result)) = attempt { return result }
-            if let expanded = foldExpanding(input, { Array($0) }) { return try expanded.withUnsafeBytes { try body($0) } }
+            if done { return }
+            if let expanded = foldExpanding(input, { Array($0) }) {
+                try expanded.withUnsafeBytes { try body($0) }
+                return
+            }
         }
         let folded = try foldBytes(input, replacingInvalid: false).get()
-        return try folded.withUnsafeBytes { try body($0) }
+        try folded.withUnsafeBytes { try body($0) }
     }
 
     private func foldBytes(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
