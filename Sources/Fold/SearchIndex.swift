@@ -13,11 +13,11 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     public let ids: [ID]
     public let originals: [String]
     /// Every key's folded UTF-8, one after another; key `i` is `keyStarts[i]..<keyStarts[i+1]`.
-    let bytes: [UInt8]
-    let keyStarts: [Int]
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline let keyStarts: [Int]
     /// Word starts (offsets into `bytes`); key `i`'s are `wordStarts[wordIndex[i]..<wordIndex[i+1]]`.
-    let wordStarts: [Int32]
-    let wordIndex: [Int32]
+    @usableFromInline let wordStarts: [Int32]
+    @usableFromInline let wordIndex: [Int32]
 
     /// Folds every text once.
     public init(_ items: some Sequence<(id: ID, text: String)>, folder: Folder) {
@@ -61,6 +61,7 @@ extension Matcher {
     /// ```swift
     /// let ids = try await Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder)).filter(index)
     /// ```
+    @inlinable
     public func filter<ID>(_ index: SearchIndex<ID>) async throws -> [ID] {
         let keys = try matchingKeys(bytes: index.bytes, keyStarts: index.keyStarts, wordStarts: index.wordStarts,
                                     wordIndex: index.wordIndex, originals: index.originals)
@@ -68,6 +69,7 @@ extension Matcher {
     }
 
     /// The indices of the matching keys: the search itself, not generic over the ids.
+    @usableFromInline
     func matchingKeys(bytes: [UInt8], keyStarts: [Int], wordStarts: [Int32], wordIndex: [Int32], originals: [String]) throws -> [Int] {
         var result: [Int] = []
         // A necessary condition first: the query (or, for word prefixes, its longest word)
@@ -148,6 +150,11 @@ extension Matcher {
             guard start + w.count <= end else { return false }
             for k in 0..<w.count where bytes[start + k] != w[k] { return false }
             return true
+        }
+        if words.count == 1 {
+            // One word (the first word being typed): any word start will do, no bookkeeping.
+            for start in starts where isPrefix(0, at: Int(start)) { return true }
+            return false
         }
         let startList = Array(starts)
         var used = [Bool](repeating: false, count: startList.count)
