@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Many texts folded once into one flat buffer: the fast way to match every keystroke of a
 /// search-as-you-type box against a large list.
 ///
@@ -110,8 +118,7 @@ extension Matcher {
                     var pos = keyStarts[block]
                     let end = keyStarts[blockEnd]
                     while pos < end {
-                        guard let found = ICU.find(needle, in: UnsafeRawBufferPointer(rebasing: all[pos..<end])) else { break }
-                        let hit = pos + found
+                        guard let hit = Self.find(needle, in: all, from: pos, to: end) else { break }
                         while keyStarts[key + 1] <= hit { key += 1 }
                         let keyEnd = keyStarts[key + 1]
                         if hit + needle.count <= keyEnd {
@@ -127,6 +134,40 @@ extension Matcher {
             }
         }
         return result
+    }
+
+    /// The first occurrence of `needle` (two bytes or more) in `haystack[from..<end]`: eight
+    /// positions at a time are tested for the needle's first two bytes with word arithmetic,
+    /// then each candidate is compared whole. Faster than memmem for the short needles of the
+    /// first keystrokes.
+    @inline(__always)
+    static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from: Int, to end: Int) -> Int? {
+        let n = needle.count
+        guard n >= 2, end - from >= n, let h = haystack.baseAddress, let q = needle.baseAddress else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let first = UInt64(q.load(as: UInt8.self)) &* ones
+        let second = UInt64(q.load(fromByteOffset: 1, as: UInt8.self)) &* ones
+        @inline(__always) func matches(_ at: Int) -> Bool {
+            guard at + n <= end else { return false }
+            return memcmp(h + at, q, n) == 0
+        }
+        var p = from
+        while p + 9 <= end {
+            let x = h.loadUnaligned(fromByteOffset: p, as: UInt64.self) ^ first
+            let y = h.loadUnaligned(fromByteOffset: p + 1, as: UInt64.self) ^ second
+            var m = ((x &- ones) & ~x & highs) & ((y &- ones) & ~y & highs)
+            while m != 0 {
+                let at = p + m.trailingZeroBitCount / 8
+                if matches(at) { return at }
+                m &= m - 1
+            }
+            p += 8
+        }
+        while p + n <= end {
+            if matches(p) { return p }
+            p += 1
+        }
+        return nil
     }
 
     /// Whether key `i` matches, once its bytes are known to contain the probe.

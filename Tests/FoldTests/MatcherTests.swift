@@ -109,3 +109,23 @@ import Testing
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 }
+
+@Suite struct ShortNeedleSearchTests {
+    @Test func findAgreesWithANaiveSearch() {
+        var rng = SeededGenerator(seed: 0xF1ED)
+        for _ in 0..<3_000 {
+            let hay = (0..<Int.random(in: 0..<80, using: &rng)).map { _ in UInt8.random(in: 0x61...0x64, using: &rng) }
+            let needle = (0..<Int.random(in: 2...4, using: &rng)).map { _ in UInt8.random(in: 0x61...0x64, using: &rng) }
+            let from = hay.isEmpty ? 0 : Int.random(in: 0...hay.count, using: &rng)
+            var expected: Int? = nil
+            if hay.count >= needle.count {
+                for i in from..<max(from, hay.count - needle.count + 1) where Array(hay[i..<(i + needle.count)]) == needle {
+                    expected = i
+                    break
+                }
+            }
+            let got = hay.withUnsafeBytes { h in needle.withUnsafeBytes { n in Matcher.find(n, in: h, from: from, to: hay.count) } }
+            #expect(got == expected, "\(hay) \(needle) from \(from)")
+        }
+    }
+}
