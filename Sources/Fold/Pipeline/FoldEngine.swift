@@ -57,57 +57,57 @@ final class FoldEngine: Sendable {
             mappings = steps.mapsScalars ? ScalarTable { pipeline.map($0) } : nil
         }
 
-    /// Folds a sequence of scalars, keeping for each output scalar the input scalars it came
-    /// from. This is the general path: every step, linear in the input.
-    func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
-        var elements: [Element] = []
-        elements.reserveCapacity(input.underestimatedCount)
-        var index: Int32 = 0
-        if steps.mapsBeforeReordering, let mappings {
-            // ICU's NFKC_Casefold order: map each decomposed scalar, then reorder once.
-            for scalar in input {
-                decompositions.withMapping(scalar.value) { decomposed in
-                    for d in decomposed {
-                        mappings.withMapping(d) { out in
-                            for x in out {
-                                elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
+        /// Folds a sequence of scalars, keeping for each output scalar the input scalars it came
+        /// from. This is the general path: every step, linear in the input.
+        func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
+            var elements: [Element] = []
+            elements.reserveCapacity(input.underestimatedCount)
+            var index: Int32 = 0
+            if steps.mapsBeforeReordering, let mappings {
+                // ICU's NFKC_Casefold order: map each decomposed scalar, then reorder once.
+                for scalar in input {
+                    decompositions.withMapping(scalar.value) { decomposed in
+                        for d in decomposed {
+                            mappings.withMapping(d) { out in
+                                for x in out {
+                                    elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
+                                }
                             }
                         }
+                    }
+                    index += 1
+                }
+                FoldEngine.reorder(&elements)
+                if steps.collapsesWhitespace { FoldEngine.collapseSpaces(&elements) }
+                if steps.composes { FoldEngine.compose(&elements) }
+                return elements
+            }
+            for scalar in input {
+                decompositions.withMapping(scalar.value) { mapped in
+                    for x in mapped {
+                        elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
                     }
                 }
                 index += 1
             }
             FoldEngine.reorder(&elements)
+            if let mappings {
+                var mapped: [Element] = []
+                mapped.reserveCapacity(elements.count)
+                for e in elements {
+                    mappings.withMapping(e.scalar) { out in
+                        for x in out {
+                            mapped.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: e.sourceStart, sourceEnd: e.sourceEnd))
+                        }
+                    }
+                }
+                elements = mapped
+                FoldEngine.reorder(&elements)
+            }
             if steps.collapsesWhitespace { FoldEngine.collapseSpaces(&elements) }
             if steps.composes { FoldEngine.compose(&elements) }
             return elements
         }
-        for scalar in input {
-            decompositions.withMapping(scalar.value) { mapped in
-                for x in mapped {
-                    elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
-                }
-            }
-            index += 1
-        }
-        FoldEngine.reorder(&elements)
-        if let mappings {
-            var mapped: [Element] = []
-            mapped.reserveCapacity(elements.count)
-            for e in elements {
-                mappings.withMapping(e.scalar) { out in
-                    for x in out {
-                        mapped.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: e.sourceStart, sourceEnd: e.sourceEnd))
-                    }
-                }
-            }
-            elements = mapped
-            FoldEngine.reorder(&elements)
-        }
-        if steps.collapsesWhitespace { FoldEngine.collapseSpaces(&elements) }
-        if steps.composes { FoldEngine.compose(&elements) }
-        return elements
-    }
     }
 
     /// Canonical ordering: each run of non-starters is stably sorted by combining class. Short
