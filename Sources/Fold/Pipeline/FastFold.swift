@@ -274,7 +274,9 @@ extension FoldEngine {
                             startIn = i
                             startOut = o
                             let word: UInt32
-                            if q & (1 << 36) != 0 {
+                            if q & (1 << 38) != 0 {
+                                word = UInt32(asciiMap[Int(src[i])])
+                            } else if q & (1 << 36) != 0 {
                                 word = i + 4 <= n ? UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
                                     : (UInt32(src[i]) | UInt32(src[i + 1]) << 8 | (length == 3 ? UInt32(src[i + 2]) << 16 : 0))
                             } else {
@@ -286,7 +288,14 @@ extension FoldEngine {
                             guard i + 1 < n, o + 4 <= capacity else { break }
                             let c0 = src[i]
                             let v: UInt32
-                            if c0 >= 0xC2 && c0 <= 0xDF && src[i + 1] & 0xC0 == 0x80 {
+                            if c0 < 0x80 {
+                                // A lone ASCII byte between words stays in the run; a long ASCII
+                                // stretch goes back to the eight-byte loop.
+                                if i + 8 <= n && UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { break }
+                                length = 1
+                                q = 1 << 63 | 1 << 38 | 1 << 37 | 1 << 32
+                                continue
+                            } else if c0 >= 0xC2 && c0 <= 0xDF && src[i + 1] & 0xC0 == 0x80 {
                                 v = UInt32(c0 & 0x1F) << 6 | UInt32(src[i + 1] & 0x3F)
                                 length = 2
                             } else if c0 >= 0xE1 && c0 != 0xED && c0 <= 0xEF && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
