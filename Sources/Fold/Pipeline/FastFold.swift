@@ -188,8 +188,8 @@ extension FoldEngine {
         do {
             while i < n {
                 // ASCII, sixteen then eight bytes at a time, when only A-Z change.
+                let runStart = i
                 if swar {
-                    let runStart = i, outStart = o
                     while i + 16 <= n && o + 16 <= capacity {
                         let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
                         let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
@@ -219,45 +219,32 @@ extension FoldEngine {
                         i += 8
                         o += 8
                     }
-                    if i > runStart {
-                        boundaryIn = i - 1
-                        boundaryOut = o - 1
-                        lastStart = o - 1
-                        lastEnd = o
-                        lastCcc = 0
-                        lastSingleStarter = true
-                        _ = outStart
-                    }
                 }
-                guard i < n else { break }
-                let b0 = src[i]
-                if b0 < 0x80 {
-                    // The rest of an ASCII run, a byte at a time; the state once at its end.
-                    let runStart = i
-                    while i < n && o < capacity {
-                        let b = src[i]
-                        if b >= 0x80 { break }
-                        output[o] = asciiMap[Int(b)]
-                        i += 1
-                        o += 1
-                    }
-                    guard i > runStart else { return .overflow }
+                // The rest of the ASCII run, a byte at a time; the state once at its end.
+                while i < n && o < capacity {
+                    let b = src[i]
+                    if b >= 0x80 { break }
+                    output[o] = asciiMap[Int(b)]
+                    i += 1
+                    o += 1
+                }
+                if i > runStart {
                     boundaryIn = i - 1
                     boundaryOut = o - 1
                     lastStart = o - 1
                     lastEnd = o
                     lastCcc = 0
                     lastSingleStarter = true
-                    continue
                 }
+                guard i < n else { break }
+                let b0 = src[i]
+                if b0 < 0x80 { return .overflow }  // ASCII left over only when the output is full
                 // Decode and validate one multi-byte scalar (two and three bytes inline).
                 let value: UInt32, length: Int
-                if b0 >= 0xC2 && b0 <= 0xDF && i + 1 < n && src[i + 1] & 0xC0 == 0x80 {
-                    value = UInt32(b0 & 0x1F) << 6 | UInt32(src[i + 1] & 0x3F)
-                    length = 2
-                } else if b0 >= 0xE1 && b0 != 0xED && b0 <= 0xEF && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
-                    value = UInt32(b0 & 0x0F) << 12 | UInt32(src[i + 1] & 0x3F) << 6 | UInt32(src[i + 2] & 0x3F)
-                    length = 3
+                let short = Self.decodeShort(src, i, n)
+                if short != 0 {
+                    value = UInt32(truncatingIfNeeded: short)
+                    length = Int(short >> 32)
                 } else {
                     guard let (v, l) = Self.decode(src, i, n) else { return .invalid(i) }
                     value = v
@@ -295,15 +282,11 @@ extension FoldEngine {
                                 length = 1
                                 q = 1 << 63 | 1 << 38 | 1 << 37 | 1 << 32
                                 continue
-                            } else if c0 >= 0xC2 && c0 <= 0xDF && src[i + 1] & 0xC0 == 0x80 {
-                                v = UInt32(c0 & 0x1F) << 6 | UInt32(src[i + 1] & 0x3F)
-                                length = 2
-                            } else if c0 >= 0xE1 && c0 != 0xED && c0 <= 0xEF && i + 2 < n && src[i + 1] & 0xC0 == 0x80 && src[i + 2] & 0xC0 == 0x80 {
-                                v = UInt32(c0 & 0x0F) << 12 | UInt32(src[i + 1] & 0x3F) << 6 | UInt32(src[i + 2] & 0x3F)
-                                length = 3
-                            } else {
-                                break
                             }
+                            let short = Self.decodeShort(src, i, n)
+                            if short == 0 { break }
+                            v = UInt32(truncatingIfNeeded: short)
+                            length = Int(short >> 32)
                             let next = ICU.loadRelaxed(quick + Int(v))
                             if next == 0 { break }
                             q = next
@@ -453,6 +436,21 @@ extension FoldEngine {
             k -= 1
         }
         return nil
+    }
+
+    /// The common two- and three-byte sequences (not the E0 and ED leads, which need range
+    /// checks), decoded inline: the scalar in the low 32 bits and the length above, or 0 when
+    /// `decode` must handle the sequence.
+    @inline(__always)
+    static func decodeShort(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UInt64 {
+        let b0 = p[i]
+        if b0 >= 0xC2 && b0 <= 0xDF && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+            return 2 << 32 | UInt64(b0 & 0x1F) << 6 | UInt64(p[i + 1] & 0x3F)
+        }
+        if b0 >= 0xE1 && b0 != 0xED && b0 <= 0xEF && i + 2 < n && p[i + 1] & 0xC0 == 0x80 && p[i + 2] & 0xC0 == 0x80 {
+            return 3 << 32 | UInt64(b0 & 0x0F) << 12 | UInt64(p[i + 1] & 0x3F) << 6 | UInt64(p[i + 2] & 0x3F)
+        }
+        return 0
     }
 
     /// Decodes the one scalar in `p[start..<end]` (any first byte), or nil.
