@@ -149,9 +149,25 @@ public struct Folder: Sendable {
         try folded.withUnsafeBytes { try body($0) }
     }
 
+    /// Inputs up to this many bytes fold into a buffer on the stack, and the result is copied
+    /// out at its exact size: one allocation, and none of the generic array set-up that
+    /// `Array(unsafeUninitializedCapacity:)` costs on every call.
+    static let stackFoldLimit = 1024
+
     private func foldBytes(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
         if !engine.steps.collapsesWhitespace {
             let capacity = buffer.count + buffer.count / 8 + 16
+            if buffer.count <= Self.stackFoldLimit {
+                let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> Result<[UInt8], InvalidUTF8Error>? in
+                    switch engine.fastFold(buffer, into: out.baseAddress!, capacity: capacity) {
+                    case .written(let n): return .success(Array(UnsafeBufferPointer(start: out.baseAddress!, count: n)))
+                    case .invalid(let offset) where !replacingInvalid: return .failure(InvalidUTF8Error(byteOffset: offset))
+                    case .invalid, .overflow: return nil
+                    }
+                }
+                if let outcome { return outcome }
+                return foldBytesSlowly(buffer, replacingInvalid: replacingInvalid)
+            }
             var outcome: FoldEngine.FastOutcome = .overflow
             let result = [UInt8](unsafeUninitializedCapacity: capacity) { out, count in
                 outcome = engine.fastFold(buffer, into: out.baseAddress!, capacity: capacity)
@@ -160,10 +176,16 @@ public struct Folder: Sendable {
             switch outcome {
             case .written: return .success(result)
             case .invalid(let offset) where !replacingInvalid: return .failure(InvalidUTF8Error(byteOffset: offset))
-            case .overflow:
-                if let expanded = foldExpanding(buffer, { Array($0) }) { return .success(expanded) }
-            default: break
+            case .overflow, .invalid: break
             }
+        }
+        return foldBytesSlowly(buffer, replacingInvalid: replacingInvalid)
+    }
+
+    /// Text that grows when folded, or invalid UTF-8 to repair.
+    private func foldBytesSlowly(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
+        if !engine.steps.collapsesWhitespace, let expanded = foldExpanding(buffer, { Array($0) }) {
+            return .success(expanded)
         }
         if !replacingInvalid, let offset = UTF8Validation.firstInvalidOffset(buffer: buffer) {
             return .failure(InvalidUTF8Error(byteOffset: offset))

@@ -35,6 +35,27 @@ import Testing
         #expect(try folder.fold(utf8: bytes, replacingInvalid: true) == Array(folder.fold(String(decoding: bytes, as: UTF8.self)).utf8))
     }
 
+    /// The same bad bytes in the middle of text: after simple code points of each UTF-8 width,
+    /// after ASCII, and with more text behind them, where the fast path decodes four or eight
+    /// bytes at a time.
+    @Test(arguments: [
+        ([0xC0, 0x80], 0), ([0xC1, 0xBF], 0), ([0xE0, 0x80, 0x80], 0), ([0xE0, 0x9F, 0xBF], 0),
+        ([0xED, 0xA0, 0x80], 0), ([0xED, 0xBF, 0xBF], 0), ([0xF0, 0x80, 0x80, 0x80], 0),
+        ([0xF4, 0x90, 0x80, 0x80], 0), ([0x80], 0), ([0xBF, 0x80], 0), ([0xC3, 0x61], 0),
+        ([0xE2, 0x82, 0x61], 0), ([0xCE, 0xE2, 0x82, 0xAC], 0), ([0xFE], 0),
+    ] as [([UInt8], Int)])
+    func invalidInputInsideTextThrowsWithOffset(bytes: [UInt8], offset: Int) throws {
+        for prefix in ["", "a", "é", "éΩжあ中", "Ｌａｔｅ ", "plain ascii text ", "\t", "ήχ\u{3}"] {
+            for suffix in ["", "x", "é", "abcdefghijklmnop", "中文字ｘ"] {
+                let input = Array(prefix.utf8) + bytes + Array(suffix.utf8)
+                let expected = InvalidUTF8Error(byteOffset: prefix.utf8.count + offset)
+                #expect(throws: expected) { try folder.fold(utf8: input) }
+                #expect(throws: expected) { try input.withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { _ in } } }
+                #expect(try folder.fold(utf8: input, replacingInvalid: true) == Array(folder.fold(String(decoding: input, as: UTF8.self)).utf8))
+            }
+        }
+    }
+
     @Test func validEdgeCasesFold() throws {
         #expect(try folder.fold(utf8: [0xF4, 0x8F, 0xBF, 0xBF]) == [0xF4, 0x8F, 0xBF, 0xBF])  // U+10FFFF
         #expect(try folder.fold(utf8: [0x00, 0x41]) == [0x00, 0x61])

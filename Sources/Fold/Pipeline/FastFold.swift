@@ -30,8 +30,8 @@ final class FastTable: @unchecked Sendable {
     private let core: FoldEngine.Core
     /// For each BMP code point whose fold is simple (one to four bytes, a starter that touches
     /// nothing before it): everything the fast path needs in one word, or 0 (not simple, or its
-    /// page not built yet). Bits 0-31 the output bytes, 32-35 their count, 36 identity, 37 one
-    /// scalar, 40-47 the trailing combining class, 63 set.
+    /// page not built yet). Bits 0-31 the output bytes (its own for identity), 32-35 their count,
+    /// 36 identity, 37 one scalar, 40-47 the trailing combining class, 63 set.
     let quick: UnsafeMutablePointer<UInt64>
     /// What each ASCII byte folds to, and whether only A-Z change (then 8 bytes go at a time).
     let ascii: [UInt8]
@@ -135,7 +135,9 @@ final class FastTable: @unchecked Sendable {
                     let value = UInt32(index << 8 | low)
                     if e & Self.identity != 0 {
                         guard let scalar = Unicode.Scalar(value) else { continue }
-                        word |= UInt64(UTF8.width(scalar)) << 32 | 1 << 36 | 1 << 37
+                        var packed: UInt64 = 0
+                        for (k, unit) in UTF8.encode(scalar)!.enumerated() { packed |= UInt64(unit) << (8 * k) }
+                        word |= packed | UInt64(UTF8.width(scalar)) << 32 | 1 << 36 | 1 << 37
                     } else {
                         let length = Int((e >> 16) & 0xFF), offset = Int(e & 0xFFFF)
                         guard length >= 1 && length <= 4 else { continue }
@@ -193,31 +195,25 @@ extension FoldEngine {
                     while i + 16 <= n && o + 16 <= capacity {
                         let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
                         let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
-                        let w = w1 | w2
-                        // Non-ASCII, or a byte below 0x20 (controls, tab, line breaks: the table).
-                        let control = ((w1 &- 0x2020_2020_2020_2020) & ~w1 | (w2 &- 0x2020_2020_2020_2020) & ~w2)
-                        if (w | control) & 0x8080_8080_8080_8080 != 0 { break }
-                        var f1 = w1, f2 = w2
-                        if caseOnly {
-                            f1 |= ((w1 &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w1 &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
-                            f2 |= ((w2 &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w2 &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
-                        }
+                        if Self.specialBytes(w1) | Self.specialBytes(w2) != 0 { break }
+                        let f1 = caseOnly ? Self.lowercaseASCII(w1) : w1
+                        let f2 = caseOnly ? Self.lowercaseASCII(w2) : w2
                         UnsafeMutableRawPointer(output + o).storeBytes(of: f1, as: UInt64.self)
                         UnsafeMutableRawPointer(output + o + 8).storeBytes(of: f2, as: UInt64.self)
                         i += 16
                         o += 16
                     }
+                    // Then eight at a time; of the last eight stored, as many are kept as
+                    // precede the first byte that is not plain ASCII.
                     while i + 8 <= n && o + 8 <= capacity {
                         let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                        let control = (w &- 0x2020_2020_2020_2020) & ~w
-                        if (w | control) & 0x8080_8080_8080_8080 != 0 { break }
-                        var f = w
-                        if caseOnly {
-                            f |= ((w &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
-                        }
+                        let special = Self.specialBytes(w)
+                        let f = caseOnly ? Self.lowercaseASCII(w) : w
                         UnsafeMutableRawPointer(output + o).storeBytes(of: f, as: UInt64.self)
-                        i += 8
-                        o += 8
+                        let k = special.trailingZeroBitCount >> 3
+                        i &+= k
+                        o &+= k
+                        if k < 8 { break }
                     }
                 }
                 // The rest of the ASCII run, a byte at a time; the state once at its end.
@@ -252,45 +248,55 @@ extension FoldEngine {
                 }
                 if value < 0x10000 {
                     var q = ICU.loadRelaxed(quick + Int(value))
-                    if q != 0 && o + 4 <= capacity {
+                    if q != 0 && o + 8 <= capacity {
                         // Simple code points: one word out each, the state once at the end of
-                        // the run. Two- and three-byte sequences are decoded inline.
+                        // the run. Two- and three-byte sequences are decoded from one four-byte
+                        // load; ASCII between them goes eight bytes at a time, advancing to the
+                        // first byte that is not plain ASCII.
                         var length = length
-                        var startIn = i, startOut = o
-                        while true {
-                            startIn = i
-                            startOut = o
-                            let word: UInt32
-                            if q & (1 << 38) != 0 {
-                                word = UInt32(asciiMap[Int(src[i])])
-                            } else if q & (1 << 36) != 0 {
-                                word = i + 4 <= n ? UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
-                                    : (UInt32(src[i]) | UInt32(src[i + 1]) << 8 | (length == 3 ? UInt32(src[i + 2]) << 16 : 0))
-                            } else {
-                                word = UInt32(truncatingIfNeeded: q)
+                        run: while true {
+                            UnsafeMutableRawPointer(output + o).storeBytes(of: UInt32(truncatingIfNeeded: q), as: UInt32.self)
+                            o &+= Int(truncatingIfNeeded: (q >> 32) & 0xF)
+                            i &+= length
+                            var w: UInt32
+                            while true {
+                                guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
+                                w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                                if w & 0x80 != 0 { break }
+                                guard swar, i &+ 8 <= n else { break run }
+                                let w8 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                                let f = caseOnly ? Self.lowercaseASCII(w8) : w8
+                                UnsafeMutableRawPointer(output + o).storeBytes(of: f, as: UInt64.self)
+                                // Bytes up to the first special one (little-endian: lowest first).
+                                let k = Self.specialBytes(w8).trailingZeroBitCount >> 3
+                                guard k != 0 else { break run }  // a control byte: the table
+                                i &+= k
+                                o &+= k
+                                q = Self.asciiQuick
                             }
-                            UnsafeMutableRawPointer(output + o).storeBytes(of: word, as: UInt32.self)
-                            o += Int((q >> 32) & 0xF)
-                            i += length
-                            guard i + 1 < n, o + 4 <= capacity else { break }
-                            let c0 = src[i]
+                            // Valid two- and three-byte sequences only: no overlong forms (the
+                            // value checks); surrogates have no quick word.
                             let v: UInt32
-                            if c0 < 0x80 {
-                                // A lone ASCII byte between words stays in the run; a long ASCII
-                                // stretch goes back to the eight-byte loop.
-                                if i + 8 <= n && UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { break }
-                                length = 1
-                                q = 1 << 63 | 1 << 38 | 1 << 37 | 1 << 32
-                                continue
+                            if w & 0xC0E0 == 0x80C0 {
+                                v = (w & 0x1F) << 6 | (w >> 8) & 0x3F
+                                guard v >= 0x80 else { break }
+                                length = 2
+                            } else if w & 0xC0_C0F0 == 0x80_80E0 {
+                                v = (w & 0x0F) << 12 | (w >> 2) & 0xFC0 | (w >> 16) & 0x3F
+                                guard v >= 0x800 else { break }
+                                length = 3
+                            } else {
+                                break
                             }
-                            let short = Self.decodeShort(src, i, n)
-                            if short == 0 { break }
-                            v = UInt32(truncatingIfNeeded: short)
-                            length = Int(short >> 32)
-                            let next = ICU.loadRelaxed(quick + Int(v))
+                            let next = ICU.loadRelaxed(quick + Int(truncatingIfNeeded: v))
                             if next == 0 { break }
                             q = next
                         }
+                        // The state once: the last code point written (its input starts after
+                        // the continuation bytes before `i`).
+                        var startIn = i &- 1
+                        while src[startIn] & 0xC0 == 0x80 { startIn &-= 1 }
+                        let startOut = o &- Int(truncatingIfNeeded: (q >> 32) & 0xF)
                         boundaryIn = startIn
                         boundaryOut = startOut
                         lastStart = startOut
@@ -437,6 +443,22 @@ extension FoldEngine {
         }
         return nil
     }
+
+    /// The high bit of each byte of `w` that is not plain ASCII: 0x80 and above, or a control
+    /// below 0x20 (tab and line breaks fold through the table).
+    @inline(__always)
+    static func specialBytes(_ w: UInt64) -> UInt64 {
+        (w | (w &- 0x2020_2020_2020_2020) & ~w) & 0x8080_8080_8080_8080
+    }
+
+    /// `w` with A-Z lowercased, for eight plain ASCII bytes.
+    @inline(__always)
+    static func lowercaseASCII(_ w: UInt64) -> UInt64 {
+        w | ((w &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
+    }
+
+    /// The quick word of an ASCII byte that folds to one ASCII byte: a single starter.
+    static let asciiQuick: UInt64 = 1 << 63 | 1 << 37 | 1 << 32
 
     /// The common two- and three-byte sequences (not the E0 and ED leads, which need range
     /// checks), decoded inline: the scalar in the low 32 bits and the length above, or 0 when
