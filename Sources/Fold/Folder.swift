@@ -40,18 +40,30 @@ public struct Folder: Sendable {
     /// ```
     public func fold(_ text: String) -> String {
         var text = text
-        if let result = text.utf8.withContiguousStorageIfAvailable({ foldValid($0) }) {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ foldValid($0, original: text) }) {
             return result
         }
         text.makeContiguousUTF8()
-        return text.utf8.withContiguousStorageIfAvailable { foldValid($0) } ?? generalFold(text)
+        return text.utf8.withContiguousStorageIfAvailable { foldValid($0, original: text) } ?? generalFold(text)
     }
 
-    /// Folds valid UTF-8 into a `String`: the fast path into one allocation of the output's
-    /// size class, and the general path when the output outgrows it.
-    private func foldValid(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+    /// Folds valid UTF-8 into a `String`. Short text folds into a stack buffer: when nothing
+    /// changed, the original string comes back (no allocation); otherwise the result is copied
+    /// out (none either when it fits in a small string). Longer text folds into one allocation
+    /// of the output's size class, and the general path takes over when the output outgrows it.
+    private func foldValid(_ utf8: UnsafeBufferPointer<UInt8>, original: String) -> String {
         if !engine.steps.collapsesWhitespace {
             let capacity = utf8.count + utf8.count / 8 + 16
+            if utf8.count <= Self.stackFoldLimit {
+                let folded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> String? in
+                    guard case .written(let n) = engine.fastFold(utf8, into: out.baseAddress!, capacity: capacity) else { return nil }
+                    let result = UnsafeBufferPointer(start: out.baseAddress!, count: n)
+                    return Self.bytesEqual(result, utf8) ? original : String(decoding: result, as: UTF8.self)
+                }
+                if let folded { return folded }
+                if let expanded = foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) }) { return expanded }
+                return generalFold(original)
+            }
             var fits = true
             let result = String(unsafeUninitializedCapacity: capacity) { buffer in
                 switch engine.fastFold(utf8, into: buffer.baseAddress!, capacity: capacity) {
@@ -63,6 +75,23 @@ public struct Folder: Sendable {
             if let expanded = foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) }) { return expanded }
         }
         return generalFold(String(decoding: utf8, as: UTF8.self))
+    }
+
+    /// Whether two byte buffers hold the same bytes, eight at a time.
+    static func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let p = a.baseAddress, let q = b.baseAddress else { return true }
+        let n = a.count
+        var k = 0
+        while k + 8 <= n {
+            if UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(q + k).loadUnaligned(as: UInt64.self) { return false }
+            k += 8
+        }
+        while k < n {
+            if p[k] != q[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     /// For text that grows when folded (ﷺ gives 33 bytes from 3): the fast path into a buffer

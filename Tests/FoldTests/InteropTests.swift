@@ -79,3 +79,28 @@ import Testing
         }
     }
 }
+
+@Suite struct StringResultTests {
+    let folder = try! Folder(.search)
+
+    /// Text that is already folded comes back as the same string: no copy, no allocation.
+    @Test func unchangedTextIsReturnedAsIs() throws {
+        for text in ["already folded text, nothing to change here", "中文字 かな ελληνικα кириллица and ascii"] {
+            let folded = folder.fold(text)
+            #expect(folded == text)
+            let original = text.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) }
+            let result = folded.utf8.withContiguousStorageIfAvailable { UInt(bitPattern: $0.baseAddress) }
+            #expect(original != nil && original == result)
+        }
+        // One changed byte, anywhere, gives a new string.
+        let text = "already folded text, nothing to change here"
+        for offset in [0, 7, 8, 15, 16, text.utf8.count - 1] {
+            var bytes = Array(text.utf8)
+            bytes[offset] = 0x58  // "X"
+            let changed = String(decoding: bytes, as: UTF8.self)
+            var expected = bytes
+            expected[offset] = 0x78
+            #expect(folder.fold(changed) == String(decoding: expected, as: UTF8.self))
+        }
+    }
+}
