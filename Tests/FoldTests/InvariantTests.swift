@@ -122,6 +122,35 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) failures")
     }
 
+    /// Every length up to 40 and every position of one other code point in a run of ASCII:
+    /// the fast path's four-, eight- and sixteen-byte steps, its overlapping last eight bytes
+    /// and its byte-at-a-time tail all meet each kind of neighbour at each offset.
+    @Test(arguments: InvariantTests.presetNames)
+    func asciiRunsWithOneOtherCodePointMatchReference(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = try Folder(p)
+        let letters = Array("AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 .-'".unicodeScalars)
+        let others: [String] = ["", "é", "E\u{301}", "\u{301}", "\u{3099}", "\t", "\u{1}", "\n", "Ｌ", "Σ", "中", "ﬁ", "😀", "\u{FDFA}", "ß", "\u{0345}", "\u{AD}"]
+        var failures: [String] = []
+        for length in 0...40 {
+            let run = String(String.UnicodeScalarView(letters.prefix(length)))
+            for other in others {
+                for position in 0...length {
+                    var scalars = Array(run.unicodeScalars)
+                    scalars.insert(contentsOf: other.unicodeScalars, at: position)
+                    let s = String(String.UnicodeScalarView(scalars))
+                    let expected = try ReferenceFold.fold(s, steps: p.steps)
+                    if folder.fold(s) != expected { failures.append("\(codePoints(s)): fold(String)") }
+                    if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) { failures.append("\(codePoints(s)): fold(utf8:)") }
+                    let temporary = try Array(s.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
+                    if temporary != Array(expected.utf8) { failures.append("\(codePoints(s)): withFoldedUTF8") }
+                }
+            }
+        }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+
     static let plainForms: [(String, ICU.Form)] = [("nfc", .nfc), ("nfd", .nfd), ("nfkc", .nfkc), ("nfkd", .nfkd), ("nfkc-casefold", .nfkcCasefold)]
 
     @Test(arguments: [0, 1, 2, 3, 4])

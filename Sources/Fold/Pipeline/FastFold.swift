@@ -215,6 +215,18 @@ extension FoldEngine {
                         o &+= k
                         if k < 8 { break }
                     }
+                    // The text's last bytes, when fewer than eight are left and the eight before
+                    // the end all belong to this run: those eight again, shifted, so that the
+                    // bytes already done are rewritten with what they already are.
+                    if i < n && i + 8 > n && n - 8 >= runStart && o + (n - i) <= capacity {
+                        let shift = 8 - (n - i)
+                        let w = UnsafeRawPointer(src + n - 8).loadUnaligned(as: UInt64.self)
+                        let f = caseOnly ? Self.lowercaseASCII(w) : w
+                        UnsafeMutableRawPointer(output + o - shift).storeBytes(of: f, as: UInt64.self)
+                        let k = min(n - i, (Self.specialBytes(w) &>> UInt64(8 * shift)).trailingZeroBitCount >> 3)
+                        i &+= k
+                        o &+= k
+                    }
                 }
                 // The rest of the ASCII run, a byte at a time; the state once at its end.
                 while i < n && o < capacity {
