@@ -214,3 +214,26 @@ import Testing
         #expect(try folder.fold(utf8: Array(text.utf8)) == Array(folder.generalFold(text).utf8))
     }
 }
+
+@Suite struct CompositionShortcutTests {
+    /// The fast path composes kana voicing and Hangul without ICU: every pair it can be asked
+    /// about (a starter from those blocks with a code point that combines backward) against
+    /// ICU's own pairwise composition, and folded text against the reference.
+    @Test func kanaAndHangulCompositionsMatchICU() throws {
+        let folder = try Folder(.search)
+        let table = folder.engine.fastTable
+        var pairs = 0
+        let starters = Array(UInt32(0x3000)..<0x3100) + Array(UInt32(0x1100)..<0x1200) + Array(UInt32(0xAC00)...0xD7A3) + [0x41, 0x65, 0x3131]
+        let combining = Array(UInt32(0x3099)...0x309A) + Array(UInt32(0x1160)...0x11FF) + [0x0301, 0x0308]
+        for starter in starters {
+            for x in combining {
+                #expect(table.composePair(starter, x) == ICU.composePair(starter, x), "U+\(hex(starter)) U+\(hex(x))")
+                pairs += 1
+            }
+        }
+        #expect(pairs > 1_000_000)
+        for text in ["ｶﾞｷﾞｸﾞ ﾊﾟﾋﾟ", "か\u{3099}は\u{309A}う\u{3099}ゝ\u{3099}", "\u{1100}\u{1161}\u{11A8} \u{1112}\u{1175}", "한\u{11AB}글"] {
+            #expect(folder.fold(text) == (try ReferenceFold.fold(text, steps: folder.profile.steps)))
+        }
+    }
+}
