@@ -29,7 +29,11 @@ public struct Folder: Sendable {
         _ = try ICU.decompose(0xE9, compatibility: profile.decomposition == .compatibility)
         _ = try ICU.normalize(.nfc, utf8: [0x65, 0xCC, 0x81])
         if profile.foldsCase { _ = try ICU.foldCase(0xDF) }
-        if profile.foldsLetters || profile.transliteratesToASCII { _ = try ICU.latinASCII([0xE6]) }
+        // Latin-ASCII comes from the generated table when it was made from this ICU version;
+        // only otherwise is ICU's transliterator needed (and compiling it takes milliseconds).
+        if (profile.foldsLetters || profile.transliteratesToASCII) && !GeneratedLatinASCII.matchesLinkedICU {
+            _ = try ICU.latinASCII([0xE6])
+        }
         engine = FoldEngine.shared(profile.steps)
     }
 
