@@ -151,6 +151,44 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) failures")
     }
 
+    /// Code points whose fold depends on the marks after them (ᾂ holds U+0345, which case folds
+    /// to ι and so changes class) in long runs, with marks in and out of canonical order among
+    /// them: the fast path batches such runs into bounded segments and may split text before
+    /// each of them.
+    /// Case folded with marks kept: not a preset, but the profile where ᾳ followed by a mark of
+    /// a lower class reorders before U+0345 becomes ι.
+    static let caseFoldedWithMarks = FoldProfile(name: "casefold-marks", decomposition: .compatibility, foldsCase: true)
+
+    @Test(arguments: InvariantTests.presetNames + [caseFoldedWithMarks.name])
+    func runsOfCodePointsThatDependOnFollowingMarksMatchReference(profile: String) throws {
+        let p = FoldProfile(named: profile) ?? Self.caseFoldedWithMarks
+        let folder = try Folder(p)
+        let pieces: [String] = ["\u{1F82}", "\u{1FB3}", "\u{1FF3}", "\u{1F80}", "\u{345}", "\u{301}", "\u{313}", "\u{316}", "α", "ι", " ", "e\u{301}"]
+        var rng = SeededGenerator(seed: 0x1F82)
+        var texts = [String(repeating: "\u{1F82}", count: 5_000), String(repeating: "\u{1F82}", count: 3_000) + "\u{316}\u{301}" + String(repeating: "\u{1FB3}", count: 3_000)]
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...3_000, using: &rng)
+            texts.append((0..<count).map { _ in pieces.randomElement(using: &rng)! }.joined())
+        }
+        var failures: [String] = []
+        for text in texts {
+            let expected = try ReferenceFold.fold(text, steps: p.steps)
+            if folder.fold(text) != expected { failures.append("fold(String) of \(text.unicodeScalars.count) scalars starting \(codePoints(String(text.prefix(8))))") }
+            let bytes = Array(text.utf8)
+            if (try? folder.fold(utf8: bytes)) != Array(expected.utf8) { failures.append("fold(utf8:) of \(bytes.count) bytes") }
+            // Splitting where the folder says folds the same as the whole.
+            if let k = bytes.withUnsafeBufferPointer({ folder.lastSafeSplit(inUTF8: $0) }) {
+                let halves = (try folder.fold(utf8: bytes[..<k])) + (try folder.fold(utf8: bytes[k...]))
+                if halves != Array(expected.utf8) { failures.append("split at \(k) of \(bytes.count) bytes") }
+            }
+        }
+        // A long run of them has split points (streaming folds it in pieces).
+        let run = Array(String(repeating: "\u{1F82}", count: 10_000).utf8)
+        #expect(run.withUnsafeBufferPointer { folder.lastSafeSplit(inUTF8: $0) } != nil)
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        #expect(failures.isEmpty, "\(failures.count) failures")
+    }
+
     static let plainForms: [(String, ICU.Form)] = [("nfc", .nfc), ("nfd", .nfd), ("nfkc", .nfkc), ("nfkd", .nfkd), ("nfkc-casefold", .nfkcCasefold)]
 
     @Test(arguments: [0, 1, 2, 3, 4])

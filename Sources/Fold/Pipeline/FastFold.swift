@@ -20,6 +20,13 @@ final class FastTable: @unchecked Sendable {
     static let backward: UInt32 = 1 << 25  // its first scalar can combine with a preceding one
     static let identity: UInt32 = 1 << 26  // folds to itself: copy the input bytes
     static let plain: UInt32 = 1 << 27     // identity, a starter that interacts with nothing
+    /// Its fold depends on the marks after it (it holds a mark whose mapping changes class, as
+    /// ᾂ holds U+0345), so it takes the general path; but it starts with a starter that nothing
+    /// before it touches, so a segment may start or end just before it.
+    static let tail: UInt32 = 1 << 28
+    /// Consecutive `tail` code points share one general-path segment up to this many bytes:
+    /// fewer calls, and bounded memory however long the run.
+    static let tailSegmentBytes = 4096
 
     // Page layout (one allocation): UInt32 entries[256], UInt8 firstCcc[256],
     // UInt8 lastCcc[256], then the bytes.
@@ -113,11 +120,11 @@ final class FastTable: @unchecked Sendable {
                 flags |= Self.general
             }
             // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently
-            // in context: the general path handles it.
+            // with the marks that follow: the general path handles it.
             for d in decomposed where ICU.combiningClass(d) != 0 {
                 let m = core.mappings?.mapping(d) ?? [d]
                 if !(m.isEmpty || (m.count == 1 && ICU.combiningClass(m[0]) == ICU.combiningClass(d))) {
-                    flags |= Self.general
+                    flags |= Self.tail
                 }
             }
             if let head = out.first {
@@ -151,7 +158,7 @@ final class FastTable: @unchecked Sendable {
             if index < 0x100 {
                 for low in 0..<256 {
                     let e = entries[low]
-                    guard e & (Self.general | Self.backward) == 0, first[low] == 0 else { continue }
+                    guard e & (Self.general | Self.backward | Self.tail) == 0, first[low] == 0 else { continue }
                     var word: UInt64 = 1 << 63 | UInt64(last[low]) << 40
                     let value = UInt32(index << 8 | low)
                     if e & Self.identity != 0 {
@@ -435,9 +442,13 @@ extension FoldEngine {
                         }
                     }
                 }
-                if entry & (FastTable.general | FastTable.backward) != 0 || (!isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
+                if entry & (FastTable.general | FastTable.backward | FastTable.tail) != 0 || (!isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
                     // Neighbours interact: fold from the last boundary to the next one with the
-                    // general path.
+                    // general path. A `tail` code point that starts clean is its own boundary.
+                    if entry & (FastTable.general | FastTable.backward) == 0 && !isEmpty && firstCcc == 0 {
+                        boundaryIn = i
+                        boundaryOut = o
+                    }
                     var j = i + length
                     while j < n {
                         let b = src[j]
@@ -447,7 +458,8 @@ extension FoldEngine {
                         let e = p.load(fromByteOffset: Int(v & 0xFF) * 4, as: UInt32.self)
                         let nonEmpty = e & FastTable.identity != 0 || (e >> 16) & 0xFF != 0
                         let f = p.load(fromByteOffset: FastTable.firstCccOffset + Int(v & 0xFF), as: UInt8.self)
-                        if nonEmpty && e & (FastTable.general | FastTable.backward) == 0 && f == 0 { break }
+                        if nonEmpty && e & (FastTable.general | FastTable.backward) == 0 && f == 0
+                            && (e & FastTable.tail == 0 || j - boundaryIn >= FastTable.tailSegmentBytes) { break }
                         j += l
                     }
                     let segment = UnsafeBufferPointer(start: src + boundaryIn, count: j - boundaryIn)
