@@ -22,6 +22,15 @@ import Testing
         #expect(r.stdout == Data(expected.utf8))
     }
 
+    /// A line of polytonic Greek longer than the 16 MiB that foldcheck holds unsplit: ᾂ's fold
+    /// depends on the marks after it, yet text splits before each one, so the line streams.
+    @Test func longRunOfLettersWithIotaSubscriptStreams() throws {
+        let line = String(repeating: "\u{1F82}", count: 6_000_000)  // 18 MB
+        let r = try foldcheck([], stdin: Data((line + "\n").utf8))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == Data((String(repeating: "αι", count: 6_000_000) + "\n").utf8))
+    }
+
     @Test func closedPipeIsNotAnError() throws {
         _ = ignoreSIGPIPE
         let process = Process()
