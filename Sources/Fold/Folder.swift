@@ -102,14 +102,66 @@ public struct Folder: Sendable {
         return true
     }
 
+    /// Longer text that grows when folded goes in pieces of about this many bytes.
+    static let expandingPieceBytes = 1 << 16
+
     /// For text that grows when folded (ﷺ gives 33 bytes from 3): the fast path into a buffer
-    /// of the largest expansion any code point has (`FastTable.maxExpansion`), then one copy.
+    /// of the largest expansion any code point has (`FastTable.maxExpansion`), then one copy;
+    /// for long text, piece by piece (see `foldInPieces`).
     func foldExpanding<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        if utf8.count > Self.expandingPieceBytes {
+            return foldInPieces(utf8)?.withUnsafeBufferPointer(body)
+        }
         let capacity = utf8.count * FastTable.maxExpansion + 64
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> R? in
             guard case .written(let n) = engine.fastFold(utf8, into: buffer.baseAddress!, capacity: capacity) else { return nil }
             return body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
         }
+    }
+
+    /// Long text that grows when folded, folded in pieces split where folding apart equals
+    /// folding together: twice, first to size the result exactly, then into it. The temporary
+    /// buffer is sized for one piece's worst expansion, not the whole text's (10 MB of ﷺ would
+    /// otherwise need 160 MB besides its 110 MB result). Nil when the text is not valid UTF-8.
+    func foldInPieces(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var total = 0
+        guard forEachFoldedPiece(utf8, { total += $0.count }) else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: total) { out, count in
+            var offset = 0
+            _ = forEachFoldedPiece(utf8) { piece in
+                guard let target = out.baseAddress, let source = piece.baseAddress, offset + piece.count <= total else { return }
+                (target + offset).initialize(from: source, count: piece.count)
+                offset += piece.count
+            }
+            count = offset
+        }
+    }
+
+    private func forEachFoldedPiece(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var start = 0
+        var window = Self.expandingPieceBytes
+        while start < utf8.count {
+            var end = utf8.count
+            if utf8.count - start > window {
+                // No split point in the window (one long combining sequence): a wider one.
+                guard let k = engine.lastSafeSplit(UnsafeBufferPointer(rebasing: utf8[start..<(start + window)]), from: 1) else {
+                    window *= 2
+                    continue
+                }
+                end = start + k
+            }
+            let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
+            let capacity = piece.count * FastTable.maxExpansion + 64
+            let folded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
+                guard case .written(let n) = engine.fastFold(piece, into: buffer.baseAddress!, capacity: capacity) else { return false }
+                body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+                return true
+            }
+            guard folded else { return false }
+            start = end
+            window = Self.expandingPieceBytes
+        }
+        return true
     }
 
     /// The general path: every step on scalars.
@@ -221,8 +273,12 @@ public struct Folder: Sendable {
 
     /// Text that grows when folded, or invalid UTF-8 to repair.
     private func foldBytesSlowly(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
-        if !engine.steps.collapsesWhitespace, let expanded = foldExpanding(buffer, { Array($0) }) {
-            return .success(expanded)
+        if !engine.steps.collapsesWhitespace {
+            if buffer.count > Self.expandingPieceBytes {
+                if let folded = foldInPieces(buffer) { return .success(folded) }
+            } else if let expanded = foldExpanding(buffer, { Array($0) }) {
+                return .success(expanded)
+            }
         }
         if !replacingInvalid, let offset = UTF8Validation.firstInvalidOffset(buffer: buffer) {
             return .failure(InvalidUTF8Error(byteOffset: offset))

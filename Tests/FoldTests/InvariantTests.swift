@@ -251,6 +251,30 @@ import Testing
         #expect(folder.fold(text) == folder.generalFold(text))
         #expect(try folder.fold(utf8: Array(text.utf8)) == Array(folder.generalFold(text).utf8))
     }
+
+    /// Long expanding text folds in pieces: the same bytes through every API, across a
+    /// combining sequence longer than a piece (no split point inside it), and invalid UTF-8
+    /// deep inside is still reported at its offset.
+    @Test(arguments: InvariantTests.presetNames)
+    func longExpandingTextFoldsInPieces(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = try Folder(p)
+        let marks = String(repeating: "\u{301}\u{316}", count: 50_000)  // 200 KB, one sequence
+        let text = String(repeating: "\u{FDFA}ﬁ Ａ", count: 10_000) + "e" + marks + String(repeating: "\u{3300}x", count: 20_000)
+        #expect(text.utf8.count > 4 * Folder.expandingPieceBytes)
+        let expected = Array(try ReferenceFold.fold(text, steps: p.steps).utf8)
+        #expect(Array(folder.fold(text).utf8) == expected)
+        #expect(try folder.fold(utf8: Array(text.utf8)) == expected)
+        // The pieces themselves, not the general path that would take over if they failed.
+        #expect(Array(text.utf8).withUnsafeBufferPointer { folder.foldInPieces($0) } == expected)
+        let temporary = try Array(text.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
+        #expect(temporary == expected)
+        var bad = Array(text.utf8)
+        let offset = bad.lastIndex(of: UInt8(ascii: "x"))! - 400  // a code point's first byte
+        #expect(bad[offset] == UInt8(ascii: "x") || bad[offset] == 0xE3)
+        bad[offset] = 0xFF
+        #expect(throws: InvalidUTF8Error(byteOffset: offset)) { try folder.fold(utf8: bad) }
+    }
 }
 
 @Suite struct CompositionShortcutTests {
