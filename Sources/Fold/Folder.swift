@@ -80,7 +80,9 @@ public struct Folder: Sendable {
                 }
             }
             if fits { return result }
-            if let expanded = foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) }) { return expanded }
+            let expanded = utf8.count > Self.expandingPieceBytes ? foldInPiecesToString(utf8)
+                : foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) })
+            if let expanded { return expanded }
         }
         return generalFold(String(decoding: utf8, as: UTF8.self))
     }
@@ -124,17 +126,29 @@ public struct Folder: Sendable {
     /// buffer is sized for one piece's worst expansion, not the whole text's (10 MB of ﷺ would
     /// otherwise need 160 MB besides its 110 MB result). Nil when the text is not valid UTF-8.
     func foldInPieces(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let total = foldedSizeInPieces(utf8) else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: total) { out, count in count = foldInPieces(utf8, into: out) }
+    }
+
+    /// The same, into a `String` of the exact size.
+    func foldInPiecesToString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let total = foldedSizeInPieces(utf8) else { return nil }
+        return String(unsafeUninitializedCapacity: total) { foldInPieces(utf8, into: $0) }
+    }
+
+    private func foldedSizeInPieces(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         var total = 0
-        guard forEachFoldedPiece(utf8, { total += $0.count }) else { return nil }
-        return [UInt8](unsafeUninitializedCapacity: total) { out, count in
-            var offset = 0
-            _ = forEachFoldedPiece(utf8) { piece in
-                guard let target = out.baseAddress, let source = piece.baseAddress, offset + piece.count <= total else { return }
-                (target + offset).initialize(from: source, count: piece.count)
-                offset += piece.count
-            }
-            count = offset
+        return forEachFoldedPiece(utf8, { total += $0.count }) ? total : nil
+    }
+
+    private func foldInPieces(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var offset = 0
+        _ = forEachFoldedPiece(utf8) { piece in
+            guard let target = out.baseAddress, let source = piece.baseAddress, offset + piece.count <= out.count else { return }
+            (target + offset).initialize(from: source, count: piece.count)
+            offset += piece.count
         }
+        return offset
     }
 
     private func forEachFoldedPiece(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {

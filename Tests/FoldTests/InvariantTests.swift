@@ -267,6 +267,7 @@ import Testing
         #expect(try folder.fold(utf8: Array(text.utf8)) == expected)
         // The pieces themselves, not the general path that would take over if they failed.
         #expect(Array(text.utf8).withUnsafeBufferPointer { folder.foldInPieces($0) } == expected)
+        #expect(Array(text.utf8).withUnsafeBufferPointer { folder.foldInPiecesToString($0) }.map { Array($0.utf8) } == expected)
         let temporary = try Array(text.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
         #expect(temporary == expected)
         var bad = Array(text.utf8)
