@@ -61,16 +61,13 @@ public struct Folder: Sendable {
     /// of the output's size class, and the general path takes over when the output outgrows it.
     private func foldValid(_ utf8: UnsafeBufferPointer<UInt8>, original: String) -> String {
         if !engine.steps.collapsesWhitespace {
-            let capacity = utf8.count + utf8.count / 8 + 16
+            let capacity = Self.firstCapacity(utf8.count)
             if utf8.count <= Self.stackFoldLimit {
-                let folded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> String? in
-                    guard case .written(let n) = engine.fastFold(utf8, into: out.baseAddress!, capacity: capacity) else { return nil }
-                    let result = UnsafeBufferPointer(start: out.baseAddress!, count: n)
+                let folded = withFastFold(utf8, capacity: capacity) { outcome, result -> String? in
+                    guard case .written = outcome else { return nil }
                     return Self.bytesEqual(result, utf8) ? original : String(decoding: result, as: UTF8.self)
                 }
-                if let folded { return folded }
-                if let expanded = foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) }) { return expanded }
-                return generalFold(original)
+                return folded ?? foldExpandingToString(utf8) ?? generalFold(original)
             }
             var fits = true
             let result = String(unsafeUninitializedCapacity: capacity) { buffer in
@@ -80,9 +77,7 @@ public struct Folder: Sendable {
                 }
             }
             if fits { return result }
-            let expanded = utf8.count > Self.expandingPieceBytes ? foldInPiecesToString(utf8)
-                : foldExpanding(utf8, { String(decoding: $0, as: UTF8.self) })
-            if let expanded { return expanded }
+            if let expanded = foldExpandingToString(utf8) { return expanded }
         }
         return generalFold(String(decoding: utf8, as: UTF8.self))
     }
@@ -107,17 +102,42 @@ public struct Folder: Sendable {
     /// Longer text that grows when folded goes in pieces of about this many bytes.
     static let expandingPieceBytes = 1 << 16
 
-    /// For text that grows when folded (ﷺ gives 33 bytes from 3): the fast path into a buffer
-    /// of the largest expansion any code point has (`FastTable.maxExpansion`), then one copy;
-    /// for long text, piece by piece (see `foldInPieces`).
-    func foldExpanding<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
-        if utf8.count > Self.expandingPieceBytes {
-            return foldInPieces(utf8)?.withUnsafeBufferPointer(body)
+    /// The room the fast path gets first: the input's size and an eighth, which nearly all text
+    /// fits (folding keeps or shrinks most of it).
+    static func firstCapacity(_ count: Int) -> Int { count + count / 8 + 16 }
+
+    /// The room no fold can outgrow: the largest expansion any code point has
+    /// (`FastTable.maxExpansion`, ﷺ gives 33 bytes from 3).
+    static func expandedCapacity(_ count: Int) -> Int { count * FastTable.maxExpansion + 64 }
+
+    /// The fast path into a temporary buffer of `capacity` bytes (on the stack when it is
+    /// small); `body` gets the outcome and the bytes written.
+    @inline(__always)
+    private func withFastFold<R>(_ utf8: UnsafeBufferPointer<UInt8>, capacity: Int, _ body: (FoldEngine.FastOutcome, UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            let outcome = engine.fastFold(utf8, into: buffer.baseAddress!, capacity: capacity)
+            var count = 0
+            if case .written(let n) = outcome { count = n }
+            return try body(outcome, UnsafeBufferPointer(start: buffer.baseAddress!, count: count))
         }
-        let capacity = utf8.count * FastTable.maxExpansion + 64
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> R? in
-            guard case .written(let n) = engine.fastFold(utf8, into: buffer.baseAddress!, capacity: capacity) else { return nil }
-            return body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+    }
+
+    /// For text that grows when folded: the fast path into a buffer it cannot outgrow, then one
+    /// copy; long text piece by piece (see `foldInPieces`). Nil when the text is not valid UTF-8.
+    func foldExpanding(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        if utf8.count > Self.expandingPieceBytes { return foldInPieces(utf8) }
+        return withFastFold(utf8, capacity: Self.expandedCapacity(utf8.count)) { outcome, result in
+            guard case .written = outcome else { return nil }
+            return Array(result)
+        }
+    }
+
+    /// The same, into a `String`.
+    func foldExpandingToString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        if utf8.count > Self.expandingPieceBytes { return foldInPiecesToString(utf8) }
+        return withFastFold(utf8, capacity: Self.expandedCapacity(utf8.count)) { outcome, result in
+            guard case .written = outcome else { return nil }
+            return String(decoding: result, as: UTF8.self)
         }
     }
 
@@ -165,10 +185,9 @@ public struct Folder: Sendable {
                 end = start + k
             }
             let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
-            let capacity = piece.count * FastTable.maxExpansion + 64
-            let folded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
-                guard case .written(let n) = engine.fastFold(piece, into: buffer.baseAddress!, capacity: capacity) else { return false }
-                body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+            let folded = withFastFold(piece, capacity: Self.expandedCapacity(piece.count)) { outcome, result -> Bool in
+                guard case .written = outcome else { return false }
+                body(result)
                 return true
             }
             guard folded else { return false }
@@ -232,18 +251,17 @@ public struct Folder: Sendable {
     func foldIntoTemporary(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         let input = bytes.bindMemory(to: UInt8.self)
         if !engine.steps.collapsesWhitespace {
-            let capacity = input.count + input.count / 8 + 16
-            let done = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
-                switch engine.fastFold(input, into: buffer.baseAddress!, capacity: capacity) {
-                case .written(let n):
-                    try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n))
+            let done = try withFastFold(input, capacity: Self.firstCapacity(input.count)) { outcome, result -> Bool in
+                switch outcome {
+                case .written:
+                    try body(UnsafeRawBufferPointer(result))
                     return true
                 case .invalid(let offset): throw InvalidUTF8Error(byteOffset: offset)
                 case .overflow: return false
                 }
             }
             if done { return }
-            if let expanded = foldExpanding(input, { Array($0) }) {
+            if let expanded = foldExpanding(input) {
                 try expanded.withUnsafeBytes { try body($0) }
                 return
             }
@@ -259,11 +277,11 @@ public struct Folder: Sendable {
 
     private func foldBytes(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
         if !engine.steps.collapsesWhitespace {
-            let capacity = buffer.count + buffer.count / 8 + 16
+            let capacity = Self.firstCapacity(buffer.count)
             if buffer.count <= Self.stackFoldLimit {
-                let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> Result<[UInt8], InvalidUTF8Error>? in
-                    switch engine.fastFold(buffer, into: out.baseAddress!, capacity: capacity) {
-                    case .written(let n): return .success(Array(UnsafeBufferPointer(start: out.baseAddress!, count: n)))
+                let outcome = withFastFold(buffer, capacity: capacity) { outcome, result -> Result<[UInt8], InvalidUTF8Error>? in
+                    switch outcome {
+                    case .written: return .success(Array(result))
                     case .invalid(let offset) where !replacingInvalid: return .failure(InvalidUTF8Error(byteOffset: offset))
                     case .invalid, .overflow: return nil
                     }
@@ -287,12 +305,8 @@ public struct Folder: Sendable {
 
     /// Text that grows when folded, or invalid UTF-8 to repair.
     private func foldBytesSlowly(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
-        if !engine.steps.collapsesWhitespace {
-            if buffer.count > Self.expandingPieceBytes {
-                if let folded = foldInPieces(buffer) { return .success(folded) }
-            } else if let expanded = foldExpanding(buffer, { Array($0) }) {
-                return .success(expanded)
-            }
+        if !engine.steps.collapsesWhitespace, let expanded = foldExpanding(buffer) {
+            return .success(expanded)
         }
         if !replacingInvalid, let offset = UTF8Validation.firstInvalidOffset(buffer: buffer) {
             return .failure(InvalidUTF8Error(byteOffset: offset))

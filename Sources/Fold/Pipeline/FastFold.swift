@@ -265,11 +265,7 @@ extension FoldEngine {
                     // Then eight at a time; of the last eight stored, as many are kept as
                     // precede the first byte that is not plain ASCII.
                     while i + 8 <= n && o + 8 <= capacity {
-                        let w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                        let special = Self.specialBytes(w)
-                        let f = caseOnly ? Self.lowercaseASCII(w) : w
-                        UnsafeMutableRawPointer(output + o).storeBytes(of: f, as: UInt64.self)
-                        let k = special.trailingZeroBitCount >> 3
+                        let k = Self.asciiStep(src + i, output + o, caseOnly: caseOnly)
                         i &+= k
                         o &+= k
                         if k < 8 { break }
@@ -279,10 +275,8 @@ extension FoldEngine {
                     // bytes already done are rewritten with what they already are.
                     if i < n && i + 8 > n && n - 8 >= runStart && o + (n - i) <= capacity {
                         let shift = 8 - (n - i)
-                        let w = UnsafeRawPointer(src + n - 8).loadUnaligned(as: UInt64.self)
-                        let f = caseOnly ? Self.lowercaseASCII(w) : w
-                        UnsafeMutableRawPointer(output + o - shift).storeBytes(of: f, as: UInt64.self)
-                        let k = min(n - i, (Self.specialBytes(w) &>> UInt64(8 * shift)).trailingZeroBitCount >> 3)
+                        // The first `shift` bytes are plain ASCII of this run, so they count.
+                        let k = Self.asciiStep(src + (n - 8), output + (o - shift), caseOnly: caseOnly) - shift
                         i &+= k
                         o &+= k
                     }
@@ -336,11 +330,7 @@ extension FoldEngine {
                                 w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
                                 if w & 0x80 != 0 { break }
                                 guard swar, i &+ 8 <= n else { break run }
-                                let w8 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                                let f = caseOnly ? Self.lowercaseASCII(w8) : w8
-                                UnsafeMutableRawPointer(output + o).storeBytes(of: f, as: UInt64.self)
-                                // Bytes up to the first special one (little-endian: lowest first).
-                                let k = Self.specialBytes(w8).trailingZeroBitCount >> 3
+                                let k = Self.asciiStep(src + i, output + o, caseOnly: caseOnly)
                                 guard k != 0 else { break run }  // a control byte: the table
                                 i &+= k
                                 o &+= k
@@ -354,7 +344,7 @@ extension FoldEngine {
                                 guard v >= 0x80 else { break }
                                 length = 2
                             } else if w & 0xC0_C0F0 == 0x80_80E0 {
-                                v = (w & 0x0F) << 12 | (w >> 2) & 0xFC0 | (w >> 16) & 0x3F
+                                v = Self.threeByteValue(w)
                                 guard v >= 0x800 else { break }
                                 length = 3
                             } else {
@@ -364,10 +354,9 @@ extension FoldEngine {
                             if next == 0 {
                                 // A voicing mark after kana (ｶﾞ, か\u{3099}): composed here.
                                 if composes && q & (1 << 37 | 0xFF << 40) == 1 << 37 && (q >> 32) & 0xF == 3 && q & 0xFF == 0xE3,
-                                   let composite = table.voicedKana(Self.threeByteValue(q), v) {
+                                   let composite = table.voicedKana(Self.threeByteValue(UInt32(truncatingIfNeeded: q)), v) {
                                     UnsafeMutableRawPointer(output + (o &- 3)).storeBytes(of: Self.threeByteUTF8(composite), as: UInt32.self)
-                                    voicedStart = i &- 1
-                                    while src[voicedStart] & 0xC0 == 0x80 { voicedStart &-= 1 }
+                                    voicedStart = Self.scalarStart(before: i, in: src)
                                     i &+= length  // the mark's
                                 }
                                 break
@@ -386,8 +375,7 @@ extension FoldEngine {
                         }
                         // The state once: the last code point written (its input starts after
                         // the continuation bytes before `i`).
-                        var startIn = i &- 1
-                        while src[startIn] & 0xC0 == 0x80 { startIn &-= 1 }
+                        let startIn = Self.scalarStart(before: i, in: src)
                         let startOut = o &- Int(truncatingIfNeeded: (q >> 32) & 0xF)
                         boundaryIn = startIn
                         boundaryOut = startOut
@@ -556,8 +544,26 @@ extension FoldEngine {
 
     /// The scalar of the three-byte sequence in the low 24 bits of `w` (already checked).
     @inline(__always)
-    static func threeByteValue(_ w: UInt64) -> UInt32 {
-        UInt32(truncatingIfNeeded: (w & 0x0F) << 12 | (w >> 2) & 0xFC0 | (w >> 16) & 0x3F)
+    static func threeByteValue(_ w: UInt32) -> UInt32 {
+        (w & 0x0F) << 12 | (w >> 2) & 0xFC0 | (w >> 16) & 0x3F
+    }
+
+    /// Folds the eight bytes at `src` as plain ASCII into `output` (all eight are stored) and
+    /// returns how many come before the first byte that is not plain ASCII (little-endian:
+    /// lowest first), 0 to 8: the caller keeps those.
+    @inline(__always)
+    static func asciiStep(_ src: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool) -> Int {
+        let w = UnsafeRawPointer(src).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(output).storeBytes(of: caseOnly ? lowercaseASCII(w) : w, as: UInt64.self)
+        return specialBytes(w).trailingZeroBitCount >> 3
+    }
+
+    /// Where the scalar that ends just before `i` starts: back over its continuation bytes.
+    @inline(__always)
+    static func scalarStart(before i: Int, in src: UnsafePointer<UInt8>) -> Int {
+        var start = i &- 1
+        while src[start] & 0xC0 == 0x80 { start &-= 1 }
+        return start
     }
 
     /// The UTF-8 of a scalar from U+0800 to U+FFFF, in the low 24 bits.
