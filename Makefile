@@ -73,10 +73,9 @@ SECONDS ?= 120
 fuzz: deps
 	bash Fuzz/run.sh $(SECONDS)
 
-# Regenerates Sources/Fold/Pipeline/GeneratedLatinASCII.swift from the linked ICU.
+# Regenerates Sources/Fold/Engine/GeneratedLatinASCII.swift from the linked ICU (Sources/fold-generate).
 generate: deps
-	$(SWIFT) build --build-tests $(TEST_FLAGS)
-	FOLD_REGENERATE=1 $(SWIFT) test --skip-build $(TEST_FLAGS) --filter GeneratedTablesTests
+	$(SWIFT) run -c release fold-generate
 
 vectors: build
 	.build/release/foldcheck --vectors TestVectors/*.tsv

@@ -23,9 +23,22 @@ let package = Package(
             name: "CFoldICU",
             dependencies: ["CICU"]
         ),
+        // What Fold needs from C besides ICU: atomics on its own tables, and memmem.
+        .target(name: "CFoldSupport"),
         .target(
             name: "Fold",
-            dependencies: ["CFoldICU"]
+            dependencies: ["CFoldICU", "CFoldSupport"]
+        ),
+        // The reference pipeline: every step on the whole string with ICU's own calls. Slow and
+        // simple on purpose; the tests and the fuzzers prove the engine equal to it. Not a product.
+        .target(
+            name: "FoldReference",
+            dependencies: ["Fold"]
+        ),
+        // The table generator (`make generate`): writes Sources/Fold/Engine/Generated*.swift.
+        .executableTarget(
+            name: "fold-generate",
+            dependencies: ["Fold"]
         ),
         // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
         .target(
@@ -42,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldTests",
-            dependencies: ["Fold", "FoldVectors"]
+            dependencies: ["Fold", "FoldVectors", "FoldReference"]
         ),
         .testTarget(
             name: "FoldCheckTests",

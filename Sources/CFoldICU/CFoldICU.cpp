@@ -339,16 +339,4 @@ int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds
     return U_FAILURE(err) ? 0 : count;
 }
 
-int64_t cfold_find(const uint8_t *haystack, int64_t haystack_length, const uint8_t *needle,
-                   int64_t needle_length) {
-    if (needle_length <= 0 || haystack_length < needle_length) return -1;
-    const void *p = memmem(haystack, static_cast<size_t>(haystack_length), needle,
-                           static_cast<size_t>(needle_length));
-    return p == nullptr ? -1 : static_cast<const uint8_t *>(p) - haystack;
-}
-
-static std::mutex global_lock;
-void cfold_global_lock(void) { global_lock.lock(); }
-void cfold_global_unlock(void) { global_lock.unlock(); }
-
 } // extern "C"

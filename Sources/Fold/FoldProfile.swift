@@ -147,7 +147,7 @@ public struct FoldProfile: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(name) (\(stepsDescription))" }
 
     /// The steps alone, without the name: two profiles with the same steps fold the same way.
-    var steps: Steps {
+    package var steps: Steps {
         Steps(decomposition: decomposition, foldsCase: foldsCase,
               removesDefaultIgnorables: removesDefaultIgnorables, removesMarks: removesMarks,
               foldsLetters: foldsLetters, foldsPunctuation: foldsPunctuation,
@@ -155,27 +155,27 @@ public struct FoldProfile: Sendable, Hashable, CustomStringConvertible {
               transliteratesToASCII: transliteratesToASCII, composes: composes)
     }
 
-    struct Steps: Hashable, Sendable {
-        var decomposition: Decomposition
-        var foldsCase: Bool
-        var removesDefaultIgnorables: Bool
-        var removesMarks: Bool
-        var foldsLetters: Bool
-        var foldsPunctuation: Bool
-        var collapsesWhitespace: Bool
-        var transliteratesToASCII: Bool
-        var composes: Bool
+    package struct Steps: Hashable, Sendable {
+        package var decomposition: Decomposition
+        package var foldsCase: Bool
+        package var removesDefaultIgnorables: Bool
+        package var removesMarks: Bool
+        package var foldsLetters: Bool
+        package var foldsPunctuation: Bool
+        package var collapsesWhitespace: Bool
+        package var transliteratesToASCII: Bool
+        package var composes: Bool
 
         /// ICU's NFKC_Casefold applies its mapping to each code point before canonical
         /// reordering (so U+0345 folded to ι orders as a starter). These steps are exactly
         /// NFKC_Casefold's, and Fold follows ICU there; every other profile reorders first, so
         /// its fold is invariant under canonical equivalence.
-        var mapsBeforeReordering: Bool {
+        package var mapsBeforeReordering: Bool {
             self == FoldProfile.nfkcCasefold.steps
         }
 
         /// Whether any step after decomposition maps code points (the per-scalar fold table).
-        var mapsScalars: Bool {
+        package var mapsScalars: Bool {
             foldsCase || removesDefaultIgnorables || removesMarks || foldsLetters || foldsPunctuation
                 || transliteratesToASCII
         }

@@ -85,10 +85,7 @@ public enum VectorFile {
 
     /// The code points of a text, as `U+0063 U+0301`.
     public static func codePoints(_ text: String) -> String {
-        text.unicodeScalars.map { s -> String in
-            let h = String(s.value, radix: 16, uppercase: true)
-            return "U+" + String(repeating: "0", count: max(0, 4 - h.count)) + h
-        }.joined(separator: " ")
+        text.unicodeScalars.map { codePointName($0.value) }.joined(separator: " ")
     }
 }
 

@@ -7,10 +7,7 @@ import Fold
 
 /// The table that `foldcheck --explain` prints.
 enum ExplainTable {
-    static func code(_ s: Unicode.Scalar) -> String {
-        let h = String(s.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - h.count)) + h
-    }
+    static func code(_ s: Unicode.Scalar) -> String { codePointName(s.value) }
 
     static func show(_ scalars: [Unicode.Scalar]) -> String {
         if scalars.isEmpty { return "(nothing)" }

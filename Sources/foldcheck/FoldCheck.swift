@@ -162,57 +162,28 @@ struct FoldCheck: ParsableCommand {
         return Exit.ok
     }
 
-    /// Folds stdin line by line. A long line is folded in pieces split where folding apart
-    /// equals folding together (`Folder.lastSafeSplit`), so memory stays bounded.
+    /// Folds stdin line by line. Each line goes through the library's streaming folder, so a
+    /// long line is folded in pieces as it arrives and memory stays bounded.
     private func foldStdin(_ folder: Folder, _ out: inout Output) throws {
         var reader = LineReader(fd: 0, maxLineBytes: maxLineBytes)
-        var pending: [UInt8] = []
-        var pendingLineOffset = 0, pendingInputOffset = 0
-        // Bytes of `pending` already searched for a split point without finding one.
-        var scanned = 0
-        let hardLimit = 16 << 20
-        /// Folds a piece and writes it, with no allocation for pieces of ordinary size.
-        func foldAndWrite(_ bytes: ArraySlice<UInt8>, lineOffset: Int, inputOffset: Int, lineNumber: Int) throws {
+        var stream = StreamingFolder(folder, replacingInvalid: replaceInvalid)
+        while let piece = try reader.next() {
+            let lineStart = piece.inputOffset - piece.lineOffset
             do {
-                if replaceInvalid {
-                    try out.write(try folder.fold(utf8: bytes, replacingInvalid: true))
-                } else {
-                    try bytes.withUnsafeBytes { raw in
-                        try folder.withFoldedUTF8(raw) { try out.write($0) }
-                    }
+                try piece.content.withUnsafeBytes { bytes in
+                    try stream.fold(bytes) { try out.write($0) }
+                }
+                if piece.complete {
+                    try stream.finish { try out.write($0) }
+                    try out.write(piece.ending)
                 }
             } catch let error as InvalidUTF8Error {
                 throw Failure(
-                    message: "foldcheck: invalid UTF-8 on line \(lineNumber) at byte \(lineOffset + error.byteOffset + 1) of the line (byte offset \(inputOffset + error.byteOffset) of the input); use --replace-invalid to replace it with U+FFFD",
+                    message: "foldcheck: invalid UTF-8 on line \(reader.lineNumber) at byte \(error.byteOffset + 1) of the line (byte offset \(lineStart + error.byteOffset) of the input); use --replace-invalid to replace it with U+FFFD",
                     code: Exit.dataError)
+            } catch let error as UnsplittableInputError {
+                throw Failure(message: "foldcheck: line \(reader.lineNumber) has more than \(error.limit >> 20) MiB without a point where it can be folded in pieces (one combining sequence); refusing it rather than holding it in memory", code: Exit.dataError)
             }
-        }
-        while let piece = try reader.next() {
-            if pending.isEmpty {
-                pendingLineOffset = piece.lineOffset
-                pendingInputOffset = piece.inputOffset
-            }
-            pending += piece.content
-            if piece.complete {
-                try foldAndWrite(pending[...], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber)
-                try out.write(piece.ending)
-                pending.removeAll(keepingCapacity: pending.count <= 1 << 22)
-                scanned = 0
-                continue
-            }
-            let split = pending.withUnsafeBufferPointer { folder.lastSafeSplit(inUTF8: $0, from: max(1, scanned - 4)) }
-            scanned = pending.count
-            guard let split else {
-                if pending.count > hardLimit {
-                    throw Failure(message: "foldcheck: line \(reader.lineNumber) has more than \(hardLimit >> 20) MiB without a point where it can be folded in pieces (one combining sequence); refusing it rather than holding it in memory", code: Exit.dataError)
-                }
-                continue
-            }
-            try foldAndWrite(pending[..<split], lineOffset: pendingLineOffset, inputOffset: pendingInputOffset, lineNumber: reader.lineNumber)
-            pending.removeFirst(split)
-            scanned = pending.count
-            pendingLineOffset += split
-            pendingInputOffset += split
         }
     }
 
@@ -236,7 +207,7 @@ struct FoldCheck: ParsableCommand {
             let line = (content: partial, ending: piece.ending, offset: partialOffset)
             partial = []
             let text: String
-            if let offset = UTF8Validation.firstInvalid(line.content) {
+            if let offset = UTF8Validation.firstInvalidOffset(in: line.content) {
                 guard replaceInvalid else {
                     throw Failure(
                         message: "foldcheck: invalid UTF-8 on line \(reader.lineNumber) at byte \(offset + 1) of the line (byte offset \(line.offset + offset) of the input); use --replace-invalid to replace it with U+FFFD",

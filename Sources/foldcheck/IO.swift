@@ -192,23 +192,3 @@ func ignoreSIGPIPE() {
 }
 
 func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
-
-enum UTF8Validation {
-    /// Offset of the first invalid byte, or nil: the check `Folder.fold(utf8:)` makes, for
-    /// lines that are matched rather than folded.
-    static func firstInvalid(_ bytes: [UInt8]) -> Int? {
-        String(validating: bytes, as: UTF8.self) == nil ? firstInvalidSlow(bytes) : nil
-    }
-
-    private static func firstInvalidSlow(_ bytes: [UInt8]) -> Int? {
-        // Find the shortest invalid prefix end by validating growing prefixes at scalar starts.
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
-            if i + length > bytes.count || String(validating: bytes[i..<(i + length)], as: UTF8.self) == nil { return i }
-            i += length
-        }
-        return nil
-    }
-}

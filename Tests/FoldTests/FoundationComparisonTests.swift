@@ -87,7 +87,7 @@ import Testing
         var counts: [DifferenceClass: Int] = [:]
         var agreements = 0
         for (text, query) in pairs {
-            let fold = Matcher(query, folder: folder).contains(text)
+            let fold = Matcher(query, folder: folder).hasMatch(in: text)
             let foundation = text.range(of: query, options: [.caseInsensitive, .diacriticInsensitive]) != nil
             if fold == foundation { agreements += 1; continue }
             if let c = try Self.classify(text, query, foldMatches: fold) {

@@ -32,7 +32,7 @@ import Testing
     func invalidInputThrowsWithOffset(bytes: [UInt8], offset: Int) throws {
         #expect(throws: InvalidUTF8Error(byteOffset: offset)) { try folder.fold(utf8: bytes) }
         // Replacing gives what String(decoding:) gives, folded.
-        #expect(try folder.fold(utf8: bytes, replacingInvalid: true) == Array(folder.fold(String(decoding: bytes, as: UTF8.self)).utf8))
+        #expect(folder.fold(decoding: bytes) == Array(folder.fold(String(decoding: bytes, as: UTF8.self)).utf8))
     }
 
     /// The same bad bytes in the middle of text: after simple code points of each UTF-8 width,
@@ -51,7 +51,7 @@ import Testing
                 let expected = InvalidUTF8Error(byteOffset: prefix.utf8.count + offset)
                 #expect(throws: expected) { try folder.fold(utf8: input) }
                 #expect(throws: expected) { try input.withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { _ in } } }
-                #expect(try folder.fold(utf8: input, replacingInvalid: true) == Array(folder.fold(String(decoding: input, as: UTF8.self)).utf8))
+                #expect(folder.fold(decoding: input) == Array(folder.fold(String(decoding: input, as: UTF8.self)).utf8))
             }
         }
     }

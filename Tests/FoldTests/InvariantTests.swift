@@ -1,4 +1,5 @@
 @testable import Fold
+import FoldReference
 import Testing
 
 /// Properties every preset keeps, over every assigned code point alone and over random strings
@@ -261,13 +262,13 @@ import Testing
         let folder = try Folder(p)
         let marks = String(repeating: "\u{301}\u{316}", count: 50_000)  // 200 KB, one sequence
         let text = String(repeating: "\u{FDFA}ﬁ Ａ", count: 10_000) + "e" + marks + String(repeating: "\u{3300}x", count: 20_000)
-        #expect(text.utf8.count > 4 * Folder.expandingPieceBytes)
+        #expect(text.utf8.count > 4 * FoldEngine.expandingPieceBytes)
         let expected = Array(try ReferenceFold.fold(text, steps: p.steps).utf8)
         #expect(Array(folder.fold(text).utf8) == expected)
         #expect(try folder.fold(utf8: Array(text.utf8)) == expected)
         // The pieces themselves, not the general path that would take over if they failed.
-        #expect(Array(text.utf8).withUnsafeBufferPointer { folder.foldInPieces($0) } == expected)
-        #expect(Array(text.utf8).withUnsafeBufferPointer { folder.foldInPiecesToString($0) }.map { Array($0.utf8) } == expected)
+        #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: ArraySink()) } == expected)
+        #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: StringSink(original: nil)) }.map { Array($0.utf8) } == expected)
         let temporary = try Array(text.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
         #expect(temporary == expected)
         var bad = Array(text.utf8)

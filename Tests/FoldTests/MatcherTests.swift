@@ -22,10 +22,10 @@ import Testing
         let m = Matcher("ecole", folder: folder)
         let text = "Une École, une ecole"
         #expect(m.firstMatch(in: text).map { String(text[$0]) } == "École")
-        #expect(m.contains("ÉCOLE normale"))
-        #expect(!m.contains("ecol"))
-        #expect(m.hasPrefix("École normale"))
-        #expect(!m.hasPrefix("Une école"))
+        #expect(m.hasMatch(in: "ÉCOLE normale"))
+        #expect(!m.hasMatch(in: "ecol"))
+        #expect(m.prefixMatch(in: "École normale") != nil)
+        #expect(m.prefixMatch(in: "Une école") == nil)
     }
 
     @Test func wordPrefixesInOrderAndAnyOrder() {
@@ -124,7 +124,7 @@ import Testing
                     break
                 }
             }
-            let got = hay.withUnsafeBytes { h in needle.withUnsafeBytes { n in Matcher.find(n, in: h, from: from, to: hay.count) } }
+            let got = hay.withUnsafeBytes { h in needle.withUnsafeBytes { n in ByteSearch.firstShort(n, in: h, from: from, to: hay.count) } }
             #expect(got == expected, "\(hay) \(needle) from \(from)")
         }
     }

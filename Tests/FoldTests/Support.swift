@@ -1,6 +1,17 @@
 @testable import Fold
+import FoldReference
 import FoldVectors
 import Testing
+
+extension Folder {
+    /// The general path alone, as a string (the tests compare it with the fast path).
+    func generalFold(_ text: String) -> String { String(decoding: engine.generalFold(text), as: UTF8.self) }
+
+    /// See `FoldEngine.lastSafeSplit`.
+    func lastSafeSplit(inUTF8 utf8: UnsafeBufferPointer<UInt8>, from lowerBound: Int = 1) -> Int? {
+        engine.lastSafeSplit(utf8, from: lowerBound)
+    }
+}
 
 /// The package root, from this file's path.
 let packageRoot: String = {

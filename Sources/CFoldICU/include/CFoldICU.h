@@ -107,35 +107,6 @@ int32_t cfold_latin_ascii(const uint32_t *src, int32_t length, uint32_t *dst, in
 int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds,
                             int32_t capacity_pairs, int32_t *status);
 
-/// The C library's `memmem`: the offset of the first occurrence of `needle` in `haystack`, or
-/// -1 (not ICU, but the one C helper Fold needs besides ICU).
-int64_t cfold_find(const uint8_t *haystack, int64_t haystack_length, const uint8_t *needle,
-                   int64_t needle_length);
-
-/// A process-wide lock for Fold's rare slow paths (the registry of shared tables).
-void cfold_global_lock(void);
-void cfold_global_unlock(void);
-
-/// Lock-free publication of lazily built tables: an acquire load of a slot, and a
-/// compare-and-swap from NULL that tells whether this caller's value was published.
-static inline void *cfold_load_acquire(void *const *slot) {
-    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-}
-static inline int32_t cfold_publish(void **slot, void *value) {
-    void *expected = 0;
-    return __atomic_compare_exchange_n(slot, &expected, value, 0, __ATOMIC_ACQ_REL,
-                                       __ATOMIC_ACQUIRE) ? 1 : 0;
-}
-
-/// Relaxed atomic 64-bit loads and stores, for self-contained table entries that several
-/// threads may fill with the same value.
-static inline uint64_t cfold_load_relaxed64(const uint64_t *slot) {
-    return __atomic_load_n(slot, __ATOMIC_RELAXED);
-}
-static inline void cfold_store_relaxed64(uint64_t *slot, uint64_t value) {
-    __atomic_store_n(slot, value, __ATOMIC_RELAXED);
-}
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Many texts folded once into one flat buffer: the fast way to match every keystroke of a
 /// search-as-you-type box against a large list.
 ///
@@ -118,7 +110,7 @@ extension Matcher {
                     var pos = keyStarts[block]
                     let end = keyStarts[blockEnd]
                     while pos < end {
-                        guard let hit = Self.find(needle, in: all, from: pos, to: end) else { break }
+                        guard let hit = ByteSearch.firstShort(needle, in: all, from: pos, to: end) else { break }
                         while keyStarts[key + 1] <= hit { key += 1 }
                         let keyEnd = keyStarts[key + 1]
                         if hit + needle.count <= keyEnd {
@@ -136,40 +128,6 @@ extension Matcher {
         return result
     }
 
-    /// The first occurrence of `needle` (two bytes or more) in `haystack[from..<end]`: eight
-    /// positions at a time are tested for the needle's first two bytes with word arithmetic,
-    /// then each candidate is compared whole. Faster than memmem for the short needles of the
-    /// first keystrokes.
-    @inline(__always)
-    static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from: Int, to end: Int) -> Int? {
-        let n = needle.count
-        guard n >= 2, end - from >= n, let h = haystack.baseAddress, let q = needle.baseAddress else { return nil }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let first = UInt64(q.load(as: UInt8.self)) &* ones
-        let second = UInt64(q.load(fromByteOffset: 1, as: UInt8.self)) &* ones
-        @inline(__always) func matches(_ at: Int) -> Bool {
-            guard at + n <= end else { return false }
-            return memcmp(h + at, q, n) == 0
-        }
-        var p = from
-        while p + 9 <= end {
-            let x = h.loadUnaligned(fromByteOffset: p, as: UInt64.self) ^ first
-            let y = h.loadUnaligned(fromByteOffset: p + 1, as: UInt64.self) ^ second
-            var m = ((x &- ones) & ~x & highs) & ((y &- ones) & ~y & highs)
-            while m != 0 {
-                let at = p + m.trailingZeroBitCount / 8
-                if matches(at) { return at }
-                m &= m - 1
-            }
-            p += 8
-        }
-        while p + n <= end {
-            if matches(p) { return p }
-            p += 1
-        }
-        return nil
-    }
-
     /// Whether key `i` matches, once its bytes are known to contain the probe.
     private func confirm(_ all: UnsafeRawBufferPointer, _ i: Int, _ keyStarts: [Int], _ wordStarts: [Int32],
                          _ wordIndex: [Int32], _ originals: [String]) -> Bool {
@@ -183,35 +141,16 @@ extension Matcher {
     }
 
     /// Each query word a prefix of a distinct word of the key (in order when asked), checked on
-    /// the index's bytes without copying them.
+    /// the index's bytes without copying them. A query word may run past its text word up to
+    /// the key's end (``WordPrefixes`` does the assignment).
     static func assignWordPrefixes(_ words: [[UInt8]], bytes: UnsafeBufferPointer<UInt8>, starts: ArraySlice<Int32>,
                                    end: Int, order: WordOrder) -> Bool {
-        func isPrefix(_ q: Int, at start: Int) -> Bool {
-            let w = words[q]
-            guard start + w.count <= end else { return false }
-            for k in 0..<w.count where bytes[start + k] != w[k] { return false }
+        let base = starts.startIndex
+        return WordPrefixes.assign(queryWords: words.count, textWords: starts.count, order: order) { q, w in
+            let word = words[q], start = Int(starts[base + w])
+            guard start + word.count <= end else { return false }
+            for k in 0..<word.count where bytes[start + k] != word[k] { return false }
             return true
-        }
-        if words.count == 1 {
-            // One word (the first word being typed): any word start will do, no bookkeeping.
-            for start in starts where isPrefix(0, at: Int(start)) { return true }
-            return false
-        }
-        let startList = Array(starts)
-        var used = [Bool](repeating: false, count: startList.count)
-        func place(_ q: Int, from: Int) -> Bool {
-            if q == words.count { return true }
-            var w = order == .inOrder ? from : 0
-            while w < startList.count {
-                if !used[w] && isPrefix(q, at: Int(startList[w])) {
-                    used[w] = true
-                    if place(q + 1, from: w + 1) { return true }
-                    used[w] = false
-                }
-                w += 1
-            }
-            return false
-        }
-        return place(0, from: 0)
+        } != nil
     }
 }

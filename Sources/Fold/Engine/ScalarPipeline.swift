@@ -92,7 +92,7 @@ struct ScalarPipeline: Sendable {
     }
 }
 
-func hex(_ scalar: UInt32) -> String {
-    let digits = String(scalar, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+/// "00E9" for 0xE9: the digits of ``codePointName(_:)``.
+package func hex(_ scalar: UInt32) -> String {
+    String(codePointName(scalar).dropFirst(2))
 }

@@ -48,7 +48,7 @@ extension Matcher {
         var result: [ID] = []
         for (i, key) in keys.enumerated() {
             if i % Self.cancellationInterval == 0 { try Task.checkCancellation() }
-            if matches(key) { result.append(key.id) }
+            if hasMatch(in: key) { result.append(key.id) }
         }
         return result
     }
@@ -59,18 +59,22 @@ extension Matcher {
         var result: [Int] = []
         for (i, text) in texts.enumerated() {
             if i % Self.cancellationInterval == 0 { try Task.checkCancellation() }
-            if contains(text) { result.append(i) }
+            if hasMatch(in: text) { result.append(i) }
         }
         return result
     }
 
-    /// Whether a pre-folded key matches.
-    public func matches<ID>(_ key: SearchKey<ID>) -> Bool {
+    /// Whether a pre-folded key has a match.
+    ///
+    /// ```swift
+    /// Matcher("cre", folder: folder).hasMatch(in: folder.searchKey(for: "Crème", id: 1))   // true
+    /// ```
+    public func hasMatch<ID>(in key: SearchKey<ID>) -> Bool {
         var text = key.key
         let hit = text.withUTF8 { utf8 -> Bool in
             switch mode {
             case .substring:
-                return queryKey.withUnsafeBytes { ICU.find($0, in: UnsafeRawBufferPointer(utf8)) } != nil
+                return queryKey.withUnsafeBytes { ByteSearch.first($0, in: UnsafeRawBufferPointer(utf8)) } != nil
             case .wordPrefixes:
                 return matchesKey(Array(utf8), wordStarts: key.wordStarts)
             }

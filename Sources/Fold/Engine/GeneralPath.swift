@@ -1,48 +1,11 @@
-/// The fold of one profile: decomposition and mapping tables, canonical reordering and
-/// composition. Engines are shared by every ``Folder`` with the same steps.
-final class FoldEngine: Sendable {
-    let steps: FoldProfile.Steps
-    let pipeline: ScalarPipeline
-    let core: Core
-    /// Each code point's fold alone, as UTF-8, for the fast path.
-    let fastTable: FastTable
-
-    var decompositions: ScalarTable { core.decompositions }
-    var mappings: ScalarTable? { core.mappings }
-
-    private init(steps: FoldProfile.Steps) {
-        self.steps = steps
-        let pipeline = ScalarPipeline(steps: steps)
-        self.pipeline = pipeline
-        core = Core(steps: steps, pipeline: pipeline)
-        fastTable = FastTable(core: core)
-    }
-
-    nonisolated(unsafe) private static var engines: [FoldProfile.Steps: FoldEngine] = [:]
-
-    /// The shared engine for these steps.
-    static func shared(_ steps: FoldProfile.Steps) -> FoldEngine {
-        ICU.withGlobalLock {
-            if let engine = engines[steps] { return engine }
-            let engine = FoldEngine(steps: steps)
-            engines[steps] = engine
-            return engine
-        }
-    }
-
-    /// One scalar of the fold in progress: its value, its canonical combining class, and the
-    /// range of input scalars (by index) that produced it.
-    struct Element {
-        var scalar: UInt32
-        var ccc: UInt8
-        var sourceStart: Int32
-        var sourceEnd: Int32
-    }
-
-    func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
-        core.foldElements(input)
-    }
-
+/// The general path: every step on scalars, linear in the input. The fast path hands it the
+/// segments where neighbours interact, ``FoldedText`` builds its offset map from its elements,
+/// and the tables of the fast path are filled from it, one code point at a time.
+///
+/// Each output scalar (``FoldEngine/Element``) keeps the range of input scalars it came from:
+/// one scalar for most, the whole run for scalars that canonical reordering moved, the starter
+/// and what it absorbed for compositions.
+extension FoldEngine {
     /// The general path and its tables.
     final class Core: Sendable {
         let steps: FoldProfile.Steps

@@ -1,8 +1,10 @@
+import Fold
+
 /// The reference pipeline: each step of a profile applied to the whole string with ICU's own
 /// normalizer and case folding, in the order the README gives. It is slow and simple on
 /// purpose; tests prove that ``FoldEngine`` (and its fast paths) give byte-identical output.
-enum ReferenceFold {
-    static func fold(_ text: String, steps: FoldProfile.Steps) throws(ICUError) -> String {
+package enum ReferenceFold {
+    package static func fold(_ text: String, steps: FoldProfile.Steps) throws(ICUError) -> String {
         // NFKC_Casefold's steps are ICU's nfkc_cf, which maps before reordering.
         if steps.mapsBeforeReordering { return try icu(.nfkcCasefold, text) }
         let decomposition: ICU.Form = steps.decomposition == .compatibility ? .nfkd : .nfd
@@ -54,7 +56,7 @@ enum ReferenceFold {
     }
 
     /// ICU's normalizer called directly on a string: the plain forms' peer.
-    static func icu(_ form: ICU.Form, _ text: String) throws(ICUError) -> String {
+    package static func icu(_ form: ICU.Form, _ text: String) throws(ICUError) -> String {
         String(decoding: try ICU.normalize(form, utf8: Array(text.utf8)), as: UTF8.self)
     }
 }

@@ -1,9 +1,9 @@
 /// Fold's decisions about single code points: which marks go, which letters and punctuation
 /// fold. Everything here is derived from ICU's character data at run time; the lists below are
 /// the policy, the data comes from ICU.
-enum ScalarPolicy {
+package enum ScalarPolicy {
     /// Bump when a decision below changes: it is part of every fingerprint.
-    static let tableVersion = 1
+    package static let tableVersion = 1
 
     // MARK: Marks
 
@@ -27,7 +27,7 @@ enum ScalarPolicy {
     static let common = ICU.scriptCode("Zyyy")
     static let latin = ICU.scriptCode("Latn")
 
-    enum MarkDecision: Equatable {
+    package enum MarkDecision: Equatable {
         case notAMark
         case removed(String)
         case kept(String)
@@ -39,7 +39,7 @@ enum ScalarPolicy {
     /// kept: it makes a different letter in its script (kana voicing marks, Indic vowel signs,
     /// viramas and nuktas, Thai and Lao vowels and tone marks, ...). Spacing marks (Mc) are
     /// always kept: they are vowel signs of abugidas.
-    static func markDecision(_ scalar: UInt32) -> MarkDecision {
+    package static func markDecision(_ scalar: UInt32) -> MarkDecision {
         let category = ICU.generalCategory(scalar)
         guard category == "Mn" || category == "Me" else {
             return category == "Mc" ? .kept("spacing mark (Mc): a vowel sign or similar of its script") : .notAMark
@@ -62,12 +62,12 @@ enum ScalarPolicy {
 
     /// Latin letters that no decomposition splits, folded by CLDR's Latin-ASCII data as ICU
     /// ships it, when the result is ASCII letters: æ→ae, ø→o, ł→l, đ→d, þ→th, ı→i, ƒ→f.
-    static func letterFold(_ scalar: UInt32) -> [UInt32]? {
+    package static func letterFold(_ scalar: UInt32) -> [UInt32]? {
         if GeneratedLatinASCII.matchesLinkedICU { return GeneratedLatinASCII.letters[scalar] }
         return letterFoldFromICU(scalar)
     }
 
-    static func letterFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
+    package static func letterFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
         guard scalar >= 0x80, ICU.generalCategory(scalar).hasPrefix("L"), ICU.script(scalar) == latin else { return nil }
         guard let mapped = try? ICU.latinASCII([scalar]), mapped != [scalar], !mapped.isEmpty,
               mapped.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
@@ -85,7 +85,7 @@ enum ScalarPolicy {
     /// Typographic punctuation and spaces: quotes to ' and ", the hyphen and dash family
     /// (General_Category Pd, and U+2212 MINUS SIGN) to -, the fraction and division slashes to
     /// /, … to ..., every White_Space character to U+0020.
-    static func punctuationFold(_ scalar: UInt32) -> [UInt32]? {
+    package static func punctuationFold(_ scalar: UInt32) -> [UInt32]? {
         if scalar < 0x80 {
             return scalar != 0x20 && ICU.isWhiteSpace(scalar) ? [0x20] : nil
         }
@@ -102,7 +102,7 @@ enum ScalarPolicy {
     /// `scalar` (see `ScalarPipeline.decompose`): `scalar` itself, or its case fold when the
     /// profile folds case, provided that is one code point with no canonical decomposition and
     /// a letter or punctuation fold of its own. Nil when `scalar` decomposes as usual.
-    static func wholeFold(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> UInt32? {
+    package static func wholeFold(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> UInt32? {
         guard scalar >= 0x80, steps.foldsPunctuation || steps.foldsLetters else { return nil }
         guard (try? ICU.decompose(scalar, compatibility: false)) == [scalar] else { return nil }
         var candidate = scalar
@@ -121,12 +121,12 @@ enum ScalarPolicy {
     /// CLDR's Latin-ASCII for a remaining Latin or Common letter, digit or symbol, when the
     /// result is ASCII. Spaces that Latin-ASCII puts around a result (½ → " 1/2") are dropped,
     /// so no token is split.
-    static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
+    package static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
         if GeneratedLatinASCII.matchesLinkedICU { return GeneratedLatinASCII.ascii[scalar] }
         return asciiFoldFromICU(scalar)
     }
 
-    static func asciiFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
+    package static func asciiFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
         guard scalar >= 0x80 else { return nil }
         let category = ICU.generalCategory(scalar)
         guard !category.hasPrefix("M"), !category.hasPrefix("C"), !category.hasPrefix("Z") else { return nil }
@@ -137,5 +137,16 @@ enum ScalarPolicy {
         while mapped.last == 0x20 { mapped.removeLast() }
         guard !mapped.isEmpty, mapped.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         return mapped
+    }
+
+    /// Every entry of the generated Latin-ASCII tables, computed from the linked ICU: what
+    /// `fold-generate` writes to GeneratedLatinASCII.swift and what its test compares.
+    package static func latinASCIITablesFromICU() -> (letters: [(UInt32, [UInt32])], ascii: [(UInt32, [UInt32])]) {
+        var letters: [(UInt32, [UInt32])] = [], ascii: [(UInt32, [UInt32])] = []
+        for value in UInt32(0x80)...0x10FFFF where Unicode.Scalar(value) != nil {
+            if let l = letterFoldFromICU(value) { letters.append((value, l)) }
+            if let a = asciiFoldFromICU(value) { ascii.append((value, a)) }
+        }
+        return (letters, ascii)
     }
 }

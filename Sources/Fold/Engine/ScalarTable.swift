@@ -48,14 +48,14 @@ final class ScalarTable: @unchecked Sendable {
             offsets.append(UInt32(data.count))
         }
         let page = Unmanaged.passRetained(Page(offsets: offsets, data: data)).toOpaque()
-        if ICU.publish(slots + index, page) { return page }
+        if Atomics.publish(slots + index, page) { return page }
         Unmanaged<Page>.fromOpaque(page).release()
-        return ICU.loadAcquire(slots + index)!
+        return Atomics.loadAcquire(slots + index)!
     }
 
     @inline(__always)
     func page(_ index: Int) -> Page {
-        let raw = ICU.loadAcquire(slots + index) ?? buildPage(index)
+        let raw = Atomics.loadAcquire(slots + index) ?? buildPage(index)
         return Unmanaged<Page>.fromOpaque(raw).takeUnretainedValue()
     }
 

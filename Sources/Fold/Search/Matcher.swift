@@ -8,7 +8,7 @@
 /// matcher.matches(in: text).map { text[$0] }   // ["Crème"]
 ///
 /// let words = Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder))
-/// words.contains("Green Doors open")            // true: "green*" then "do*"
+/// words.hasMatch(in: "Green Doors open")       // true: "green*" then "do*"
 /// ```
 public struct Matcher: Sendable {
     /// How a query matches a text.
@@ -57,8 +57,8 @@ public struct Matcher: Sendable {
     ///
     /// ```swift
     /// let m = Matcher("É", folder: try Folder(), options: [.respectsTypedDiacritics])
-    /// m.contains("ÉTÉ")   // true
-    /// m.contains("ETE")   // false
+    /// m.hasMatch(in: "ÉTÉ")   // true
+    /// m.hasMatch(in: "ETE")   // false
     /// ```
     public init(_ query: String, folder: Folder, mode: Mode = .substring, options: Options = []) {
         self.query = query
@@ -86,38 +86,53 @@ public struct Matcher: Sendable {
     // MARK: One text
 
     /// Every match in `text`, as ranges of `text`, left to right and not overlapping.
+    ///
+    /// ```swift
+    /// let text = "Crème brûlée, crème fraîche"
+    /// Matcher("creme", folder: folder).matches(in: text).map { text[$0] }   // ["Crème", "crème"]
+    /// ```
     public func matches(in text: String) -> [Range<String.Index>] {
         let t = folder.foldedText(text)
         return foldedMatches(in: t).map { t.originalRange(of: byteRange($0, in: t.folded)) }
     }
 
     /// The first match in `text`, or nil.
+    ///
+    /// ```swift
+    /// let text = "Green doors"
+    /// Matcher("door", folder: folder).firstMatch(in: text).map { text[$0] }   // "doors"
+    /// ```
     public func firstMatch(in text: String) -> Range<String.Index>? {
         let t = folder.foldedText(text)
         guard let first = foldedMatches(in: t, firstOnly: true).first else { return nil }
         return t.originalRange(of: byteRange(first, in: t.folded))
     }
 
-    /// Whether `text` matches.
-    public func contains(_ text: String) -> Bool {
+    /// Whether `text` has a match: the test to filter a list with.
+    ///
+    /// ```swift
+    /// Matcher("bru", folder: folder).hasMatch(in: "Crème brûlée")   // true
+    /// ```
+    public func hasMatch(in text: some StringProtocol) -> Bool {
         if typedFolder == nil {
             let key = Array(folder.fold(text).utf8)
             return matchesKey(key, wordStarts: nil)
         }
-        return firstMatch(in: text) != nil
+        return firstMatch(in: String(text)) != nil
     }
 
-    /// Whether `text`, folded, starts with the folded query: the test for search-as-you-type
-    /// over titles.
+    /// The match at the start of `text`, when `text`, folded, starts with the folded query:
+    /// the test for search-as-you-type over titles. Nil otherwise.
     ///
     /// ```swift
-    /// Matcher("ecol", folder: try Folder()).hasPrefix("École normale")   // true
+    /// let title = "École normale"
+    /// Matcher("ecol", folder: try Folder()).prefixMatch(in: title).map { title[$0] }   // "Écol"
     /// ```
-    public func hasPrefix(_ text: String) -> Bool {
+    public func prefixMatch(in text: String) -> Range<String.Index>? {
         let t = folder.foldedText(text)
-        let key = Array(t.folded.utf8)
-        guard key.starts(with: queryKey) else { return false }
-        return verifyTyped(t, spans: [0..<queryKey.count], queryStarts: [0])
+        guard !queryKey.isEmpty, t.folded.utf8.starts(with: queryKey),
+              verifyTyped(t, spans: [0..<queryKey.count], queryStarts: [0]) else { return nil }
+        return t.originalRange(of: byteRange(0..<queryKey.count, in: t.folded))
     }
 
     // MARK: Matching on folded text
@@ -135,7 +150,7 @@ public struct Matcher: Sendable {
             guard !queryKey.isEmpty else { return [] }
             var result: [Range<Int>] = []
             var from = 0
-            while let at = Self.find(queryKey, in: key, from: from) {
+            while let at = ByteSearch.first(queryKey, in: key, from: from) {
                 let span = at..<(at + queryKey.count)
                 if verifyTyped(t, spans: [span], queryStarts: [0]) {
                     result.append(span)
@@ -154,42 +169,24 @@ public struct Matcher: Sendable {
         }
     }
 
-    /// Assigns each query word to a distinct text word it is a prefix of; nil when impossible.
+    /// Assigns each query word to a distinct text word it is a prefix of (the prefix inside the
+    /// word); the matched spans, or nil when impossible.
     private func assignWords(key: [UInt8], words: [Range<Int>], order: WordOrder, typed t: FoldedText?) -> [Range<Int>]? {
         let queryWordStarts = queryWordRanges.map(\.lowerBound)
-        func fits(_ q: Int, _ w: Range<Int>) -> Bool {
-            let qw = queryWords[q]
-            guard w.count >= qw.count, key[w.lowerBound..<(w.lowerBound + qw.count)].elementsEqual(qw) else { return false }
-            if let t { return verifyTyped(t, spans: [w.lowerBound..<(w.lowerBound + qw.count)], queryStarts: [queryWordStarts[q]]) }
+        let chosen = WordPrefixes.assign(queryWords: queryWords.count, textWords: words.count, order: order) { q, w in
+            let qw = queryWords[q], word = words[w]
+            guard word.count >= qw.count, key[word.lowerBound..<(word.lowerBound + qw.count)].elementsEqual(qw) else { return false }
+            if let t { return verifyTyped(t, spans: [word.lowerBound..<(word.lowerBound + qw.count)], queryStarts: [queryWordStarts[q]]) }
             return true
         }
-        var used = [Bool](repeating: false, count: words.count)
-        var chosen = [Int](repeating: -1, count: queryWords.count)
-        // Backtracking over few query words; in order, text words must increase.
-        func place(_ q: Int) -> Bool {
-            if q == queryWords.count { return true }
-            let startWord = order == .inOrder && q > 0 ? chosen[q - 1] + 1 : 0
-            var w = startWord
-            while w < words.count {
-                if !used[w] && fits(q, words[w]) {
-                    used[w] = true
-                    chosen[q] = w
-                    if place(q + 1) { return true }
-                    used[w] = false
-                }
-                w += 1
-            }
-            return false
-        }
-        guard place(0) else { return nil }
-        return chosen.enumerated().map { q, w in words[w].lowerBound..<(words[w].lowerBound + queryWords[q].count) }
+        return chosen?.enumerated().map { q, w in words[w].lowerBound..<(words[w].lowerBound + queryWords[q].count) }
     }
 
     /// Whether a folded key matches (no typed checks): substring or word prefixes.
     func matchesKey(_ key: [UInt8], wordStarts: [Int32]?) -> Bool {
         switch mode {
         case .substring:
-            return Self.find(queryKey, in: key, from: 0) != nil
+            return ByteSearch.first(queryKey, in: key) != nil
         case .wordPrefixes(let order):
             let words: [Range<Int>]
             if let wordStarts {
@@ -205,6 +202,11 @@ public struct Matcher: Sendable {
     /// respect, the text's character under the match must fold to the same "typed" form.
     func verifyTyped(_ t: FoldedText, spans: [Range<Int>], queryStarts: [Int]) -> Bool {
         guard let typedFolder else { return true }
+        let queryUTF8 = query_.original.utf8, textUTF8 = t.original.utf8
+        func slice(_ utf8: String.UTF8View, _ r: Range<Int>) -> Substring {
+            let start = utf8.index(utf8.startIndex, offsetBy: r.lowerBound), end = utf8.index(utf8.startIndex, offsetBy: r.upperBound)
+            return Substring(utf8[start..<end])
+        }
         for (span, qStart) in zip(spans, queryStarts) {
             var k = 0
             while k < span.count {
@@ -213,33 +215,14 @@ public struct Matcher: Sendable {
                 // Advance past every folded byte that comes from the same query character.
                 var next = k + 1
                 while next < span.count && query_.originalUTF8Range(ofFoldedUTF8: (qStart + next)..<(qStart + next + 1)) == qRange { next += 1 }
-                let qChar = String(decoding: Array(query_.original.utf8)[qRange], as: UTF8.self)
+                let qChar = slice(queryUTF8, qRange)
                 let typedQ = typedFolder.fold(qChar)
                 if typedQ != folder.fold(qChar) {
-                    let tChar = String(decoding: Array(t.original.utf8)[tRange], as: UTF8.self)
-                    if typedFolder.fold(tChar) != typedQ { return false }
+                    if typedFolder.fold(slice(textUTF8, tRange)) != typedQ { return false }
                 }
                 k = next
             }
         }
         return true
-    }
-
-    /// First occurrence of `needle` in `haystack` at or after `from`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
-        guard !needle.isEmpty, haystack.count - from >= needle.count else { return nil }
-        return haystack.withUnsafeBytes { h in
-            needle.withUnsafeBytes { n in
-                ICU.find(n, in: UnsafeRawBufferPointer(rebasing: h[from...])).map { $0 + from }
-            }
-        }
-    }
-}
-
-/// Word boundaries by Unicode word segmentation (ICU's word break iterator): the ranges of
-/// segments that are words (letters, numbers, kana, ideographs), not spaces or punctuation.
-enum WordSegmenter {
-    static func words(in utf8: [UInt8]) -> [Range<Int>] {
-        utf8.withUnsafeBufferPointer { (try? ICU.wordSegments(utf8: $0)) ?? [] }
     }
 }

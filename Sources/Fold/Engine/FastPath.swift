@@ -1,0 +1,316 @@
+extension FoldEngine {
+    enum FastOutcome {
+        case written(Int)
+        case overflow
+        case invalid(Int)
+    }
+
+    /// Folds `input` into `output`. Validates UTF-8 as it goes; returns `.overflow` when
+    /// `capacity` is too small (the caller retries with the general path).
+    func fastFold(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, capacity: Int) -> FastOutcome {
+        let table = fastTable
+        let n = input.count
+        guard n > 0 else { return .written(0) }
+        let src = input.baseAddress!
+        var i = 0, o = 0
+        var boundaryIn = 0, boundaryOut = 0
+        var lastCcc: UInt8 = 0
+        // The output of the last code point written, and whether it is one starter scalar.
+        var lastStart = 0, lastEnd = -1
+        var lastSingleStarter = false
+        let composes = steps.composes
+        let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
+        let swar = caseOnly || asciiIdentity
+        let asciiMap = table.asciiMap
+        let quick = table.quick
+        do {
+            while i < n {
+                // ASCII, sixteen then eight bytes at a time, when only A-Z change.
+                let runStart = i
+                if swar {
+                    while i + 16 <= n && o + 16 <= capacity {
+                        let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                        let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
+                        if Self.specialBytes(w1) | Self.specialBytes(w2) != 0 { break }
+                        let f1 = caseOnly ? Self.lowercaseASCII(w1) : w1
+                        let f2 = caseOnly ? Self.lowercaseASCII(w2) : w2
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: f1, as: UInt64.self)
+                        UnsafeMutableRawPointer(output + o + 8).storeBytes(of: f2, as: UInt64.self)
+                        i += 16
+                        o += 16
+                    }
+                    // Then eight at a time; of the last eight stored, as many are kept as
+                    // precede the first byte that is not plain ASCII.
+                    while i + 8 <= n && o + 8 <= capacity {
+                        let k = Self.asciiStep(src + i, output + o, caseOnly: caseOnly)
+                        i &+= k
+                        o &+= k
+                        if k < 8 { break }
+                    }
+                    // The text's last bytes, when fewer than eight are left and the eight before
+                    // the end all belong to this run: those eight again, shifted, so that the
+                    // bytes already done are rewritten with what they already are.
+                    if i < n && i + 8 > n && n - 8 >= runStart && o + (n - i) <= capacity {
+                        let shift = 8 - (n - i)
+                        // The first `shift` bytes are plain ASCII of this run, so they count.
+                        let k = Self.asciiStep(src + (n - 8), output + (o - shift), caseOnly: caseOnly) - shift
+                        i &+= k
+                        o &+= k
+                    }
+                }
+                // The rest of the ASCII run, a byte at a time; the state once at its end.
+                while i < n && o < capacity {
+                    let b = src[i]
+                    if b >= 0x80 { break }
+                    output[o] = asciiMap[Int(b)]
+                    i += 1
+                    o += 1
+                }
+                if i > runStart {
+                    boundaryIn = i - 1
+                    boundaryOut = o - 1
+                    lastStart = o - 1
+                    lastEnd = o
+                    lastCcc = 0
+                    lastSingleStarter = true
+                }
+                guard i < n else { break }
+                let b0 = src[i]
+                if b0 < 0x80 { return .overflow }  // ASCII left over only when the output is full
+                // Decode and validate one multi-byte scalar (two and three bytes inline).
+                let value: UInt32, length: Int
+                let short = UTF8Decoder.decodeShort(src, i, n)
+                if short != 0 {
+                    value = UInt32(truncatingIfNeeded: short)
+                    length = Int(short >> 32)
+                } else {
+                    guard let (v, l) = UTF8Decoder.decode(src, i, n) else { return .invalid(i) }
+                    value = v
+                    length = l
+                }
+                if value < 0x10000 {
+                    var q = QuickWord(raw: Atomics.loadRelaxed(quick + Int(value)))
+                    if q.isPresent && o + 8 <= capacity {
+                        // Simple code points: one word out each, the state once at the end of
+                        // the run. Two- and three-byte sequences are decoded from one four-byte
+                        // load; ASCII between them goes eight bytes at a time, advancing to the
+                        // first byte that is not plain ASCII.
+                        var length = length
+                        var voicedStart = -1
+                        run: while true {
+                            UnsafeMutableRawPointer(output + o).storeBytes(of: q.bytes, as: UInt32.self)
+                            o &+= q.count
+                            i &+= length
+                            var w: UInt32
+                            while true {
+                                guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
+                                w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                                if w & 0x80 != 0 { break }
+                                guard swar, i &+ 8 <= n else { break run }
+                                let k = Self.asciiStep(src + i, output + o, caseOnly: caseOnly)
+                                guard k != 0 else { break run }  // a control byte: the table
+                                i &+= k
+                                o &+= k
+                                q = QuickWord.ascii
+                            }
+                            // Valid two- and three-byte sequences only: no overlong forms (the
+                            // value checks); surrogates have no quick word.
+                            let v: UInt32
+                            if w & 0xC0E0 == 0x80C0 {
+                                v = (w & 0x1F) << 6 | (w >> 8) & 0x3F
+                                guard v >= 0x80 else { break }
+                                length = 2
+                            } else if w & 0xC0_C0F0 == 0x80_80E0 {
+                                v = UTF8Decoder.threeByteValue(w)
+                                guard v >= 0x800 else { break }
+                                length = 3
+                            } else {
+                                break
+                            }
+                            let next = QuickWord(raw: Atomics.loadRelaxed(quick + Int(truncatingIfNeeded: v)))
+                            if !next.isPresent {
+                                // A voicing mark after kana (ｶﾞ, か\u{3099}): composed here.
+                                if composes && q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3,
+                                   let composite = table.voicedKana(UTF8Decoder.threeByteValue(q.bytes), v) {
+                                    UnsafeMutableRawPointer(output + (o &- 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
+                                    voicedStart = UTF8Decoder.scalarStart(before: i, in: src)
+                                    i &+= length  // the mark's
+                                }
+                                break
+                            }
+                            q = next
+                        }
+                        if voicedStart >= 0 {
+                            // The composite spans the kana and the mark; the mark's class ends it.
+                            boundaryIn = voicedStart
+                            boundaryOut = o &- 3
+                            lastStart = o &- 3
+                            lastEnd = o
+                            lastSingleStarter = true
+                            lastCcc = table.voicingClass
+                            continue
+                        }
+                        // The state once: the last code point written (its input starts after
+                        // the continuation bytes before `i`).
+                        let startIn = UTF8Decoder.scalarStart(before: i, in: src)
+                        let startOut = o &- q.count
+                        boundaryIn = startIn
+                        boundaryOut = startOut
+                        lastStart = startOut
+                        lastEnd = o
+                        lastSingleStarter = q.isOneScalar
+                        lastCcc = q.trailingClass
+                        continue
+                    }
+                }
+                let slot = table.slot(value)
+                let entry = slot.entry
+                let firstCcc = slot.firstClass
+                if composes && entry.has(FastEntry.backward) && !entry.has(FastEntry.general) && lastSingleStarter && lastCcc == 0 && lastEnd == o {
+                    // A code point that can combine with the one before (a voicing mark, a
+                    // Hangul vowel): compose it with the starter just written, when the entry
+                    // is one scalar.
+                    let x = entry.isIdentity ? value : UTF8Decoder.decodeOne(slot.foldBytes, 0, entry.length) ?? 0
+                    if x != 0, let starter = UTF8Decoder.decodeOne(UnsafePointer(output), lastStart, o) {
+                        if let composite = table.composePair(starter, x) {
+                            guard let end = Self.write(composite, to: output, at: lastStart, capacity: capacity) else { return .overflow }
+                            o = end
+                            lastEnd = o
+                            // The composite decomposes to the starter and x: x's class ends it.
+                            lastCcc = firstCcc
+                            i += length
+                            continue
+                        }
+                        if firstCcc >= lastCcc {
+                            guard let end = Self.write(x, to: output, at: o, capacity: capacity) else { return .overflow }
+                            lastStart = o
+                            o = end
+                            lastEnd = o
+                            lastCcc = slot.lastClass
+                            lastSingleStarter = firstCcc == 0
+                            i += length
+                            continue
+                        }
+                    }
+                }
+                if entry.raw & (FastEntry.general | FastEntry.backward | FastEntry.tail) != 0 || (!entry.isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
+                    // Neighbours interact: fold from the last boundary to the next one with the
+                    // general path. A `tail` code point that starts clean is its own boundary.
+                    if slot.isBoundary {
+                        boundaryIn = i
+                        boundaryOut = o
+                    }
+                    switch foldSegment(src, n, from: boundaryIn, after: i + length, into: output, at: boundaryOut, capacity: capacity) {
+                    case .written(let end, let next, let ccc):
+                        o = end
+                        i = next
+                        lastCcc = ccc
+                        lastSingleStarter = false
+                        continue
+                    case .overflow: return .overflow
+                    case .invalid(let at): return .invalid(at)
+                    }
+                }
+                if entry.isEmpty {
+                    i += length
+                    continue
+                }
+                if firstCcc == 0 {
+                    boundaryIn = i
+                    boundaryOut = o
+                }
+                let start = o
+                if entry.isIdentity {
+                    if i + 4 <= n && o + 4 <= capacity {
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                    } else {
+                        guard o + length <= capacity else { return .overflow }
+                        for k in 0..<length { output[o + k] = src[i + k] }
+                    }
+                    o += length
+                    lastSingleStarter = firstCcc == 0
+                } else {
+                    let bytes = slot.foldBytes
+                    let count = entry.length
+                    if count <= 8 && o + 8 <= capacity {
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    } else {
+                        guard o + count <= capacity else { return .overflow }
+                        for k in 0..<count { output[o + k] = bytes[k] }
+                    }
+                    o += count
+                    lastSingleStarter = firstCcc == 0 && UTF8Decoder.sequenceLength(lead: bytes[0]) == count
+                }
+                lastStart = start
+                lastEnd = o
+                lastCcc = slot.lastClass
+                i += length
+            }
+            return .written(o)
+        }
+    }
+
+    enum SegmentOutcome {
+        /// The segment's fold ends at output offset `end`; the input goes on at `next`; the
+        /// fold's last combining class.
+        case written(end: Int, next: Int, lastClass: UInt8)
+        case overflow
+        case invalid(Int)
+    }
+
+    /// Where neighbours interact: folds the input from `start` (the last boundary) up to the next
+    /// boundary at or after `after` with the general path, into `output` from `at`.
+    /// Consecutive `tail` code points share a segment up to ``FastTable/tailSegmentBytes``.
+    func foldSegment(_ src: UnsafePointer<UInt8>, _ n: Int, from start: Int, after: Int,
+                     into output: UnsafeMutablePointer<UInt8>, at: Int, capacity: Int) -> SegmentOutcome {
+        var j = after
+        while j < n {
+            if src[j] < 0x80 { break }
+            guard let (v, l) = UTF8Decoder.decode(src, j, n) else { return .invalid(j) }
+            let slot = fastTable.slot(v)
+            if slot.isBoundary && (!slot.entry.has(FastEntry.tail) || j - start >= FastTable.tailSegmentBytes) { break }
+            j += l
+        }
+        let segment = UnsafeBufferPointer(start: src + start, count: j - start)
+        let elements = foldElements(String(decoding: segment, as: UTF8.self).unicodeScalars)
+        var o = at
+        for e in elements {
+            guard let end = Self.write(e.scalar, to: output, at: o, capacity: capacity) else { return .overflow }
+            o = end
+        }
+        return .written(end: o, next: j, lastClass: elements.last?.ccc ?? 0)
+    }
+
+    /// Writes one scalar's UTF-8 at `at`; the offset after it, or nil when it does not fit.
+    @inline(__always)
+    static func write(_ value: UInt32, to output: UnsafeMutablePointer<UInt8>, at: Int, capacity: Int) -> Int? {
+        let scalar = Unicode.Scalar(value) ?? "\u{FFFD}"
+        guard at + UTF8.width(scalar) <= capacity else { return nil }
+        var o = at
+        for unit in UTF8.encode(scalar)! { output[o] = unit; o += 1 }
+        return o
+    }
+
+    /// The high bit of each byte of `w` that is not plain ASCII: 0x80 and above, or a control
+    /// below 0x20 (tab and line breaks fold through the table).
+    @inline(__always)
+    static func specialBytes(_ w: UInt64) -> UInt64 {
+        (w | (w &- 0x2020_2020_2020_2020) & ~w) & 0x8080_8080_8080_8080
+    }
+
+    /// `w` with A-Z lowercased, for eight plain ASCII bytes.
+    @inline(__always)
+    static func lowercaseASCII(_ w: UInt64) -> UInt64 {
+        w | ((w &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
+    }
+
+    /// Folds the eight bytes at `src` as plain ASCII into `output` (all eight are stored) and
+    /// returns how many come before the first byte that is not plain ASCII (little-endian:
+    /// lowest first), 0 to 8: the caller keeps those.
+    @inline(__always)
+    static func asciiStep(_ src: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool) -> Int {
+        let w = UnsafeRawPointer(src).loadUnaligned(as: UInt64.self)
+        UnsafeMutableRawPointer(output).storeBytes(of: caseOnly ? lowercaseASCII(w) : w, as: UInt64.self)
+        return specialBytes(w).trailingZeroBitCount >> 3
+    }
+}

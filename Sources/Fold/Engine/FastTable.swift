@@ -1,0 +1,314 @@
+/// The fast path: UTF-8 in, UTF-8 out, one table lookup per non-ASCII code point and eight
+/// ASCII bytes per step.
+///
+/// Each code point's fold *alone* (decomposed, mapped, recomposed) is cached as UTF-8 with what
+/// the fast path must know about it. Concatenating those is the fold of the whole text except
+/// where neighbours interact: a mark out of canonical order, a code point that can combine with
+/// the one before it (NFC_Quick_Check Maybe), or a mapping that changes a combining class. There
+/// the fast path hands the segment back to the last boundary (a starter that combines with
+/// nothing before it) to ``FoldEngine/foldElements(_:)``, the general path, and goes on after
+/// it. The one interaction common enough to matter, a voicing mark after kana (ｶﾞ), composes
+/// inside the fast loop. Tests prove the result identical to the reference pipeline.
+final class FastTable: @unchecked Sendable {
+    static let pageCount = 0x110000 >> 8
+    /// No code point's fold, in any profile, is more than this many times its UTF-8 length
+    /// (U+FDFA: 3 bytes to 33); a test checks every code point of every preset.
+    static let maxExpansion = 16
+
+    /// Consecutive `tail` code points share one general-path segment up to this many bytes:
+    /// fewer calls, and bounded memory however long the run.
+    static let tailSegmentBytes = 4096
+
+    // Page layout (one allocation): UInt32 entries[256], UInt8 firstCcc[256],
+    // UInt8 lastCcc[256], then the bytes.
+    static let firstCccOffset = 1024
+    static let lastCccOffset = 1280
+    static let bytesOffset = 1536
+
+    private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    private let core: FoldEngine.Core
+    /// For each BMP code point, its ``QuickWord``'s raw value, or 0 (not simple, or its page not
+    /// built yet).
+    let quick: UnsafeMutablePointer<UInt64>
+    /// What each ASCII byte folds to, and whether only A-Z change (then 8 bytes go at a time).
+    let ascii: [UInt8]
+    let asciiMap: UnsafeMutablePointer<UInt8>
+    let asciiCaseOnly: Bool
+    let asciiIdentity: Bool
+    /// Kana (U+3000-U+30FF) composed with the voicing marks U+3099 and U+309A, or 0: the
+    /// compositions that halfwidth katakana (ｶﾞ) need on almost every voiced syllable.
+    let kanaVoicing: UnsafeMutablePointer<UInt32>
+    /// What U+3099, U+309A, U+FF9E and U+FF9F each fold to alone when that is one voicing mark
+    /// that combines with the kana before it (U+3099 or U+309A), else 0; and that mark's class.
+    let voicingMarks: [UInt32]
+    let voicingClass: UInt8
+
+    init(core: FoldEngine.Core) {
+        self.core = core
+        slots = .allocate(capacity: Self.pageCount)
+        slots.initialize(repeating: nil, count: Self.pageCount)
+        quick = .allocate(capacity: 0x10000)
+        quick.initialize(repeating: 0, count: 0x10000)
+        var ascii = [UInt8](repeating: 0, count: 128)
+        var caseOnly = true, identity = true
+        for b in 0..<128 {
+            let out = core.foldElements(CollectionOfOne(Unicode.Scalar(UInt8(b))))
+            // Every preset folds an ASCII character to one ASCII character (or keeps it).
+            let mapped = out.count == 1 && out[0].scalar < 0x80 ? UInt8(out[0].scalar) : UInt8(b)
+            ascii[b] = mapped
+            if mapped != UInt8(b) { identity = false }
+            let lower = (0x41...0x5A).contains(b) ? UInt8(b + 0x20) : UInt8(b)
+            if b >= 0x20 && mapped != lower && mapped != UInt8(b) { caseOnly = false }
+            if (0x41...0x5A).contains(b) && mapped != lower { caseOnly = false }
+            if b >= 0x20 && !(0x41...0x5A).contains(b) && mapped != UInt8(b) { caseOnly = false }
+        }
+        self.ascii = ascii
+        asciiMap = .allocate(capacity: 128)
+        asciiMap.initialize(from: ascii, count: 128)
+        asciiCaseOnly = caseOnly && ascii[0x41] == 0x61
+        asciiIdentity = identity
+        voicingMarks = [0x3099, 0x309A, 0xFF9E, 0xFF9F].map { value -> UInt32 in
+            let out = core.foldElements(CollectionOfOne(Unicode.Scalar(value)!))
+            guard out.count == 1, (0x3099...0x309A).contains(out[0].scalar) else { return 0 }
+            return out[0].scalar
+        }
+        voicingClass = ICU.combiningClass(0x3099)
+        kanaVoicing = .allocate(capacity: 0x200)
+        for starter: UInt32 in 0x3000..<0x3100 {
+            for mark: UInt32 in 0x3099...0x309A {
+                kanaVoicing[Int((starter - 0x3000) << 1 | (mark - 0x3099))] = ICU.composePair(starter, mark) ?? 0
+            }
+        }
+    }
+
+    deinit {
+        for i in 0..<Self.pageCount { slots[i]?.deallocate() }
+        slots.deallocate()
+        asciiMap.deallocate()
+        quick.deallocate()
+        kanaVoicing.deallocate()
+    }
+
+    private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
+        var entries = [UInt32](repeating: 0, count: 256)
+        var first = [UInt8](repeating: 0, count: 256)
+        var last = [UInt8](repeating: 0, count: 256)
+        var bytes: [UInt8] = []
+        for low in 0..<256 {
+            let value = UInt32(index << 8 | low)
+            guard let scalar = Unicode.Scalar(value) else {
+                entries[low] = FastEntry.identity
+                continue
+            }
+            let out = core.foldElements(CollectionOfOne(scalar))
+            var flags: UInt32 = 0
+            let decomposed = core.decompositions.mapping(value)
+            // The first decomposed scalar is a mark but the output starts with a starter: not a
+            // boundary the fast path can restart from.
+            if let d = decomposed.first, ICU.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
+                flags |= FastEntry.general
+            }
+            // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently
+            // with the marks that follow: the general path handles it.
+            for d in decomposed where ICU.combiningClass(d) != 0 {
+                let m = core.mappings?.mapping(d) ?? [d]
+                if !(m.isEmpty || (m.count == 1 && ICU.combiningClass(m[0]) == ICU.combiningClass(d))) {
+                    flags |= FastEntry.tail
+                }
+            }
+            if let head = out.first {
+                if ICU.combinesBackward(head.scalar) { flags |= FastEntry.backward }
+                first[low] = head.ccc
+                // The combining class that ends the output once decomposed (é ends in U+0301's
+                // 230): what a following mark is ordered against.
+                let tail = (try? ICU.decompose(out.last!.scalar, compatibility: false))?.last ?? out.last!.scalar
+                last[low] = ICU.combiningClass(tail)
+            }
+            if out.count == 1 && out[0].scalar == value {
+                let isPlain = flags == 0 && first[low] == 0 && last[low] == 0
+                entries[low] = flags | FastEntry.identity | (isPlain ? FastEntry.plain : 0)
+                continue
+            }
+            var utf8: [UInt8] = []
+            for e in out { utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(e.scalar)!)!) }
+            if utf8.count > 255 { flags |= FastEntry.general; utf8 = [] }
+            entries[low] = FastEntry(offset: bytes.count, length: utf8.count, flags: flags).raw
+            bytes += utf8
+        }
+        bytes += [UInt8](repeating: 0, count: 8)  // padding: the fast path copies 8 bytes at a time
+        let page = UnsafeMutableRawPointer.allocate(byteCount: Self.bytesOffset + bytes.count, alignment: 8)
+        entries.withUnsafeBytes { page.copyMemory(from: $0.baseAddress!, byteCount: 1024) }
+        first.withUnsafeBytes { (page + Self.firstCccOffset).copyMemory(from: $0.baseAddress!, byteCount: 256) }
+        last.withUnsafeBytes { (page + Self.lastCccOffset).copyMemory(from: $0.baseAddress!, byteCount: 256) }
+        if !bytes.isEmpty {
+            bytes.withUnsafeBytes { (page + Self.bytesOffset).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        }
+        if Atomics.publish(slots + index, page) {
+            if index < 0x100 {
+                for low in 0..<256 {
+                    let e = entries[low]
+                    guard e & (FastEntry.general | FastEntry.backward | FastEntry.tail) == 0, first[low] == 0 else { continue }
+                    let value = UInt32(index << 8 | low)
+                    let word: QuickWord
+                    if e & FastEntry.identity != 0 {
+                        guard let scalar = Unicode.Scalar(value) else { continue }
+                        var packed: UInt32 = 0
+                        for (k, unit) in UTF8.encode(scalar)!.enumerated() { packed |= UInt32(unit) << (8 * k) }
+                        word = QuickWord(bytes: packed, count: UTF8.width(scalar), identity: true, oneScalar: true, trailingClass: last[low])
+                    } else {
+                        let entry = FastEntry(raw: e)
+                        guard entry.length >= 1 && entry.length <= 4 else { continue }
+                        var packed: UInt32 = 0
+                        for k in 0..<entry.length { packed |= UInt32(bytes[entry.offset + k]) << (8 * k) }
+                        let width = UTF8Decoder.sequenceLength(lead: bytes[entry.offset])
+                        word = QuickWord(bytes: packed, count: entry.length, identity: false, oneScalar: width == entry.length, trailingClass: last[low])
+                    }
+                    Atomics.storeRelaxed(quick + Int(value), word.raw)
+                }
+            }
+            return page
+        }
+        page.deallocate()
+        return Atomics.loadAcquire(slots + index)!
+    }
+
+    /// The composition of the kana `starter` (as folded) with the code point `value` that
+    /// follows it, when `value` folds to a voicing mark alone and they compose; else nil.
+    @inline(__always)
+    func voicedKana(_ starter: UInt32, _ value: UInt32) -> UInt32? {
+        let index = value &- 0x3099 < 2 ? Int(value &- 0x3099) : value &- 0xFF9E < 2 ? Int(value &- 0xFF9E) + 2 : -1
+        guard index >= 0, starter &- 0x3000 < 0x100 else { return nil }
+        let mark = voicingMarks[index]
+        guard mark != 0 else { return nil }
+        let c = kanaVoicing[Int((starter &- 0x3000) << 1 | (mark &- 0x3099))]
+        return c == 0 ? nil : c
+    }
+
+    /// The canonical composition of a starter and a code point that combines backward, or nil:
+    /// kana voicing and Hangul syllables without calling ICU (the same data; the tests compare
+    /// every result with ICU's whole-string normalizer), ICU for the rest.
+    @inline(__always)
+    func composePair(_ starter: UInt32, _ x: UInt32) -> UInt32? {
+        if x &- 0x3099 < 2 && starter &- 0x3000 < 0x100 {
+            let c = kanaVoicing[Int((starter &- 0x3000) << 1 | (x &- 0x3099))]
+            return c == 0 ? nil : c
+        }
+        // Hangul (Unicode 15, section 3.12): L + V gives LV; LV + T gives LVT.
+        if starter &- 0x1100 < 19 && x &- 0x1161 < 21 {
+            return 0xAC00 + ((starter - 0x1100) * 21 + (x - 0x1161)) * 28
+        }
+        if starter &- 0xAC00 < 11172 && (starter - 0xAC00) % 28 == 0 && x &- 0x11A8 < 27 {
+            return starter + (x - 0x11A7)
+        }
+        return ICU.composePair(starter, x)
+    }
+
+    /// What the table holds for one code point (its page is built on first use).
+    @inline(__always)
+    func slot(_ value: UInt32) -> Slot {
+        Slot(page: page(Int(value >> 8)), low: Int(value & 0xFF))
+    }
+
+    /// A code point's place in its page: its entry, the combining classes its fold starts and
+    /// ends with, and its fold's bytes.
+    struct Slot {
+        let page: UnsafeRawPointer
+        let low: Int
+
+        @inline(__always) var entry: FastEntry { FastEntry(raw: page.load(fromByteOffset: low &* 4, as: UInt32.self)) }
+        @inline(__always) var firstClass: UInt8 { page.load(fromByteOffset: FastTable.firstCccOffset &+ low, as: UInt8.self) }
+        @inline(__always) var lastClass: UInt8 { page.load(fromByteOffset: FastTable.lastCccOffset &+ low, as: UInt8.self) }
+        /// The fold's bytes (followed by at least eight readable bytes of padding).
+        @inline(__always) var foldBytes: UnsafePointer<UInt8> {
+            (page + (FastTable.bytesOffset &+ entry.offset)).assumingMemoryBound(to: UInt8.self)
+        }
+        /// Whether the fast path may restart just before this code point: its fold is not empty
+        /// and starts with a starter that nothing before it touches.
+        @inline(__always) var isBoundary: Bool {
+            let e = entry
+            return !e.isEmpty && e.startsClean && firstClass == 0
+        }
+    }
+
+    @inline(__always)
+    func page(_ index: Int) -> UnsafeRawPointer {
+        UnsafeRawPointer(Atomics.loadAcquire(slots + index) ?? buildPage(index))
+    }
+}
+
+/// The quick word of a BMP code point whose fold is simple (one to four bytes, a starter that
+/// touches nothing before it): everything the fast path needs in one 64-bit load.
+///
+/// | bits  | field                                                           |
+/// |-------|-----------------------------------------------------------------|
+/// | 0-31  | the fold's UTF-8 bytes, first byte lowest (its own for identity) |
+/// | 32-35 | how many of them                                                |
+/// | 36    | identity: the code point folds to itself                        |
+/// | 37    | one scalar: the fold is a single scalar                         |
+/// | 40-47 | the combining class that ends the fold once decomposed          |
+/// | 63    | present (0 for the whole word: not simple, or page not built)   |
+struct QuickWord {
+    var raw: UInt64
+
+    static let presentBit: UInt64 = 1 << 63
+    static let identityBit: UInt64 = 1 << 36
+    static let oneScalarBit: UInt64 = 1 << 37
+    static let countShift: UInt64 = 32
+    static let classShift: UInt64 = 40
+    static let classMask: UInt64 = 0xFF << 40
+
+    @inline(__always) init(raw: UInt64) { self.raw = raw }
+
+    init(bytes: UInt32, count: Int, identity: Bool, oneScalar: Bool, trailingClass: UInt8) {
+        raw = Self.presentBit | UInt64(bytes) | UInt64(count) << Self.countShift
+            | (identity ? Self.identityBit : 0) | (oneScalar ? Self.oneScalarBit : 0)
+            | UInt64(trailingClass) << Self.classShift
+    }
+
+    /// An ASCII byte that folds to one ASCII byte (the bytes are stored separately).
+    static let ascii = QuickWord(bytes: 0, count: 1, identity: false, oneScalar: true, trailingClass: 0)
+
+    @inline(__always) var isPresent: Bool { raw != 0 }
+    @inline(__always) var bytes: UInt32 { UInt32(truncatingIfNeeded: raw) }
+    @inline(__always) var count: Int { Int(truncatingIfNeeded: (raw >> Self.countShift) & 0xF) }
+    @inline(__always) var isOneScalar: Bool { raw & Self.oneScalarBit != 0 }
+    @inline(__always) var trailingClass: UInt8 { UInt8(truncatingIfNeeded: raw >> Self.classShift) }
+    /// One scalar of class 0: a starter the next code point may compose with.
+    @inline(__always) var isSingleStarter: Bool { raw & (Self.oneScalarBit | Self.classMask) == Self.oneScalarBit }
+}
+
+/// A code point's entry in its page of the fast table.
+///
+/// | bits  | field                                                     |
+/// |-------|-----------------------------------------------------------|
+/// | 0-15  | offset of its fold in the page's bytes                    |
+/// | 16-23 | the fold's length in bytes (0: it folds to nothing)       |
+/// | 24-28 | flags: general, backward, identity, plain, tail (below)   |
+struct FastEntry {
+    var raw: UInt32
+
+    /// Must take the general path.
+    static let general: UInt32 = 1 << 24
+    /// Its first scalar can combine with a preceding one (NFC_Quick_Check Maybe).
+    static let backward: UInt32 = 1 << 25
+    /// Folds to itself: copy the input bytes.
+    static let identity: UInt32 = 1 << 26
+    /// Identity, and a starter that interacts with nothing.
+    static let plain: UInt32 = 1 << 27
+    /// Its fold depends on the marks after it (it holds a mark whose mapping changes class, as
+    /// ᾂ holds U+0345), so it takes the general path; but it starts with a starter that nothing
+    /// before it touches, so a segment may start or end just before it.
+    static let tail: UInt32 = 1 << 28
+
+    @inline(__always) init(raw: UInt32) { self.raw = raw }
+    init(offset: Int, length: Int, flags: UInt32) { raw = UInt32(offset) | UInt32(length) << 16 | flags }
+
+    @inline(__always) var offset: Int { Int(raw & 0xFFFF) }
+    @inline(__always) var length: Int { Int((raw >> 16) & 0xFF) }
+    @inline(__always) func has(_ flag: UInt32) -> Bool { raw & flag != 0 }
+    @inline(__always) var isIdentity: Bool { raw & Self.identity != 0 }
+    /// It folds to nothing (a removed mark or ignorable).
+    @inline(__always) var isEmpty: Bool { raw & Self.identity == 0 && length == 0 }
+    /// Neither general nor backward: the fast path may restart from it when it starts with a starter.
+    @inline(__always) var startsClean: Bool { raw & (Self.general | Self.backward) == 0 }
+}

@@ -1,0 +1,210 @@
+/// Where a fold's bytes go. The ladder (``FoldEngine/fold(_:into:replacingInvalid:)``) asks its
+/// sink for storage; each public variant of ``Folder`` is one sink: a `String`, a `[UInt8]`, a
+/// temporary buffer handed to a closure.
+protocol FoldSink {
+    associatedtype Result
+
+    /// The result whose bytes are `folded`, which live in a temporary buffer (a sink that keeps
+    /// them copies them). `input` is what was folded: a `String` sink returns the original string
+    /// when the two are equal.
+    func result(copying folded: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>) throws -> Result
+
+    /// A result of at most `capacity` bytes written in place by `fill`, which returns how many it
+    /// wrote, or nil when the fold did not fit; then this returns nil as well.
+    func result(capacity: Int, fill: (UnsafeMutablePointer<UInt8>) -> Int?) throws -> Result?
+}
+
+/// Folds into a `String`.
+struct StringSink: FoldSink {
+    /// The string being folded, returned as it is when folding changes nothing.
+    let original: String?
+
+    func result(copying folded: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>) -> String {
+        if let original, FoldEngine.bytesEqual(folded, input) { return original }
+        return String(decoding: folded, as: UTF8.self)
+    }
+
+    func result(capacity: Int, fill: (UnsafeMutablePointer<UInt8>) -> Int?) -> String? {
+        var fits = true
+        let s = String(unsafeUninitializedCapacity: capacity) { buffer in
+            guard let n = fill(buffer.baseAddress!) else { fits = false; return 0 }
+            return n
+        }
+        return fits ? s : nil
+    }
+}
+
+/// Folds into a `[UInt8]`.
+struct ArraySink: FoldSink {
+    func result(copying folded: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        Array(folded)
+    }
+
+    func result(capacity: Int, fill: (UnsafeMutablePointer<UInt8>) -> Int?) -> [UInt8]? {
+        var fits = true
+        let a = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            guard let n = fill(buffer.baseAddress!) else { fits = false; count = 0; return }
+            count = n
+        }
+        return fits ? a : nil
+    }
+}
+
+/// Hands the folded bytes to a closure while they are in a temporary buffer: no copy.
+struct TemporarySink: FoldSink {
+    let body: (UnsafeRawBufferPointer) throws -> Void
+
+    func result(copying folded: UnsafeBufferPointer<UInt8>, input: UnsafeBufferPointer<UInt8>) throws {
+        try body(UnsafeRawBufferPointer(folded))
+    }
+
+    func result(capacity: Int, fill: (UnsafeMutablePointer<UInt8>) -> Int?) throws -> Void? {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Void? in
+            guard let n = fill(buffer.baseAddress!) else { return nil }
+            try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n))
+            return ()
+        }
+    }
+}
+
+/// The one ladder every fold climbs:
+///
+/// 1. the fast path, into room for the input and an eighth (on the stack for short input);
+/// 2. when the fold outgrew that room: the fast path into room no fold can outgrow, or, for
+///    long text, piece by piece between safe splits (sized first, then folded into a result of
+///    the exact size), so memory stays proportional to the result;
+/// 3. the general path on scalars: profiles that collapse spaces, and invalid UTF-8 to repair.
+extension FoldEngine {
+    /// Inputs up to this many bytes fold into a buffer on the stack, and the result is copied
+    /// out at its exact size.
+    static let stackFoldLimit = 1024
+
+    /// Long text that grows when folded goes in pieces of about this many bytes.
+    static let expandingPieceBytes = 1 << 16
+
+    /// The room the fast path gets first: the input's size and an eighth, which nearly all text
+    /// fits (folding keeps or shrinks most of it).
+    static func firstCapacity(_ count: Int) -> Int { count + count / 8 + 16 }
+
+    /// The room no fold can outgrow: the largest expansion any code point has
+    /// (`FastTable.maxExpansion`, ﷺ gives 33 bytes from 3).
+    static func expandedCapacity(_ count: Int) -> Int { count * FastTable.maxExpansion + 64 }
+
+    /// Folds `input` into `sink`. Invalid UTF-8 throws ``InvalidUTF8Error`` unless
+    /// `replacingInvalid`, which replaces each maximal invalid subpart with U+FFFD.
+    func fold<Sink: FoldSink>(_ input: UnsafeBufferPointer<UInt8>, into sink: Sink, replacingInvalid: Bool) throws -> Sink.Result {
+        if !steps.collapsesWhitespace {
+            var invalidAt: Int? = nil
+            let capacity = Self.firstCapacity(input.count)
+            let first: Sink.Result?
+            if input.count <= Self.stackFoldLimit {
+                first = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Sink.Result? in
+                    switch fastFold(input, into: buffer.baseAddress!, capacity: capacity) {
+                    case .written(let n): return try sink.result(copying: UnsafeBufferPointer(start: buffer.baseAddress!, count: n), input: input)
+                    case .invalid(let at): invalidAt = at; return nil
+                    case .overflow: return nil
+                    }
+                }
+            } else {
+                first = try sink.result(capacity: capacity) { out in
+                    switch fastFold(input, into: out, capacity: capacity) {
+                    case .written(let n): return n
+                    case .invalid(let at): invalidAt = at; return nil
+                    case .overflow: return nil
+                    }
+                }
+            }
+            if let first { return first }
+            if let invalidAt {
+                if !replacingInvalid { throw InvalidUTF8Error(byteOffset: invalidAt) }
+            } else if let expanded = try foldExpanding(input, into: sink) {
+                return expanded
+            }
+        }
+        if !replacingInvalid, let at = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(input)) {
+            throw InvalidUTF8Error(byteOffset: at)
+        }
+        let folded = generalFold(String(decoding: input, as: UTF8.self))
+        return try folded.withUnsafeBufferPointer { try sink.result(copying: $0, input: input) }
+    }
+
+    /// Step 2 of the ladder; nil when the input turns out not to be valid UTF-8.
+    func foldExpanding<Sink: FoldSink>(_ input: UnsafeBufferPointer<UInt8>, into sink: Sink) throws -> Sink.Result? {
+        if input.count <= Self.expandingPieceBytes {
+            let capacity = Self.expandedCapacity(input.count)
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Sink.Result? in
+                guard case .written(let n) = fastFold(input, into: buffer.baseAddress!, capacity: capacity) else { return nil }
+                return try sink.result(copying: UnsafeBufferPointer(start: buffer.baseAddress!, count: n), input: input)
+            }
+        }
+        // Twice through the pieces: first to size the result exactly, then into it. The
+        // temporary buffer is sized for one piece's worst expansion, not the whole text's
+        // (10 MB of ﷺ would otherwise need 160 MB besides its 110 MB result).
+        var total = 0
+        guard forEachFoldedPiece(input, { total += $0.count }) else { return nil }
+        return try sink.result(capacity: total) { out in
+            var offset = 0
+            let complete = forEachFoldedPiece(input) { piece in
+                guard let source = piece.baseAddress, offset + piece.count <= total else { return }
+                (out + offset).initialize(from: source, count: piece.count)
+                offset += piece.count
+            }
+            return complete ? offset : nil
+        }
+    }
+
+    /// Folds `input` piece by piece, each cut at a safe split (a wider window when one long
+    /// combining sequence has none), and hands each piece's fold to `body`. False when the
+    /// input is not valid UTF-8.
+    private func forEachFoldedPiece(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var start = 0
+        var window = Self.expandingPieceBytes
+        while start < input.count {
+            var end = input.count
+            if input.count - start > window {
+                guard let k = lastSafeSplit(UnsafeBufferPointer(rebasing: input[start..<(start + window)]), from: 1) else {
+                    window *= 2
+                    continue
+                }
+                end = start + k
+            }
+            let piece = UnsafeBufferPointer(rebasing: input[start..<end])
+            let capacity = Self.expandedCapacity(piece.count)
+            let folded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
+                guard case .written(let n) = fastFold(piece, into: buffer.baseAddress!, capacity: capacity) else { return false }
+                body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
+                return true
+            }
+            guard folded else { return false }
+            start = end
+            window = Self.expandingPieceBytes
+        }
+        return true
+    }
+
+    /// Step 3: the general path, every step on scalars; the fold as UTF-8.
+    func generalFold(_ text: String) -> [UInt8] {
+        let elements = foldElements(text.unicodeScalars)
+        var out: [UInt8] = []
+        out.reserveCapacity(elements.count)
+        for e in elements { out.append(contentsOf: UTF8.encode(Unicode.Scalar(e.scalar) ?? "\u{FFFD}")!) }
+        return out
+    }
+
+    /// Whether two byte buffers hold the same bytes, eight at a time.
+    static func bytesEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let p = a.baseAddress, let q = b.baseAddress else { return true }
+        let n = a.count
+        var k = 0
+        while k + 8 <= n {
+            if UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(q + k).loadUnaligned(as: UInt64.self) { return false }
+            k += 8
+        }
+        while k < n {
+            if p[k] != q[k] { return false }
+            k += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,52 @@
+// Naming rule: `ICU.x` wraps `cfold_x`, which wraps the ICU function named in CFoldICU.h. The
+// files of this folder are the only ones that import CFoldICU; no ICU type or pointer leaves them.
+internal import CFoldICU
+
+/// Normalization, case folding and canonical composition data (ICU's Normalizer2, `u_foldCase`).
+extension ICU {
+    /// `cfold_normalize_utf8`: ICU's Normalizer2 on valid UTF-8.
+    package static func normalize(_ form: Form, utf8: [UInt8]) throws(ICUError) -> [UInt8] {
+        guard utf8.count < Int32.max else { throw ICUError(code: ICUError.indexOutOfBounds) }
+        return try utf8.withUnsafeBufferPointer { (buffer) throws(ICUError) -> [UInt8] in
+            try takeBuffer { length, status in
+                cfold_normalize_utf8(form.rawValue, buffer.baseAddress, Int32(buffer.count), length, status)
+            }
+        }
+    }
+
+    /// `cfold_fold_case_utf8`: full default case folding of valid UTF-8.
+    package static func foldCase(utf8: [UInt8]) throws(ICUError) -> [UInt8] {
+        guard utf8.count < Int32.max else { throw ICUError(code: ICUError.indexOutOfBounds) }
+        return try utf8.withUnsafeBufferPointer { (buffer) throws(ICUError) -> [UInt8] in
+            try takeBuffer { length, status in
+                cfold_fold_case_utf8(buffer.baseAddress, Int32(buffer.count), length, status)
+            }
+        }
+    }
+
+    /// `cfold_decompose`: NFD or NFKD of one code point.
+    package static func decompose(_ scalar: UInt32, compatibility: Bool) throws(ICUError) -> [UInt32] {
+        try utf32 { cfold_decompose(compatibility ? Form.nfkd.rawValue : Form.nfd.rawValue, scalar, $0, $1, $2) }
+    }
+
+    /// `cfold_fold_case`: full default case folding of one code point.
+    package static func foldCase(_ scalar: UInt32) throws(ICUError) -> [UInt32] {
+        try utf32 { cfold_fold_case(scalar, $0, $1, $2) }
+    }
+
+    package static func combiningClass(_ scalar: UInt32) -> UInt8 { cfold_combining_class(scalar) }
+
+    /// Whether a code point can combine with a preceding one (NFC_Quick_Check = Maybe).
+    package static func combinesBackward(_ scalar: UInt32) -> Bool { cfold_nfc_quick_check(scalar) == 2 }
+
+    package static func composePair(_ first: UInt32, _ second: UInt32) -> UInt32? {
+        let c = cfold_compose_pair(first, second)
+        return c < 0 ? nil : UInt32(c)
+    }
+
+    package static func canonicalPair(_ scalar: UInt32) -> (UInt32, UInt32)? {
+        var a: UInt32 = 0, b: UInt32 = 0
+        return cfold_canonical_pair(scalar, &a, &b) == 1 ? (a, b) : nil
+    }
+
+}

@@ -1,0 +1,42 @@
+// Naming rule: `ICU.x` wraps `cfold_x`, which wraps the ICU function named in CFoldICU.h. The
+// files of this folder are the only ones that import CFoldICU; no ICU type or pointer leaves them.
+internal import CFoldICU
+
+/// Character properties: category, default-ignorable, white space, scripts, names.
+extension ICU {
+    /// Short General_Category name, for example "Mn".
+    package static func generalCategory(_ scalar: UInt32) -> String {
+        String(cString: cfold_general_category_name(scalar))
+    }
+
+    package static func isDefaultIgnorable(_ scalar: UInt32) -> Bool {
+        cfold_has_property(scalar, Int32(CFOLD_PROP_DEFAULT_IGNORABLE)) != 0
+    }
+
+    package static func isWhiteSpace(_ scalar: UInt32) -> Bool {
+        cfold_has_property(scalar, Int32(CFOLD_PROP_WHITE_SPACE)) != 0
+    }
+
+    package static func script(_ scalar: UInt32) -> Int32 { cfold_script(scalar) }
+
+    package static func scriptExtensions(_ scalar: UInt32) throws(ICUError) -> [Int32] {
+        var codes = [Int32](repeating: 0, count: 64)
+        var status: Int32 = 0
+        let n = codes.withUnsafeMutableBufferPointer { cfold_script_extensions(scalar, $0.baseAddress, 64, &status) }
+        try check(status)
+        return Array(codes.prefix(Int(min(n, 64))))
+    }
+
+    package static func scriptCode(_ shortName: String) -> Int32 { cfold_script_code(shortName) }
+
+    package static func scriptName(_ code: Int32) -> String { String(cString: cfold_script_name(code)) }
+
+    /// The character's name, its alias, or ICU's extended name such as "<control-0009>".
+    package static func name(_ scalar: UInt32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        var status: Int32 = 0
+        let n = buffer.withUnsafeMutableBufferPointer { cfold_char_name(scalar, $0.baseAddress, 255, &status) }
+        guard status <= 0, n > 0 else { return "" }
+        return String(decoding: buffer.prefix(Int(min(n, 255))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

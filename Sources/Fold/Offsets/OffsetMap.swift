@@ -1,0 +1,100 @@
+/// Where folding changed the shape of a text, and nothing else: the map from a fold back to
+/// its original, in memory proportional to the changes (as ICU's `Edits` records them).
+///
+/// The fold is cut into units, each the output of one input cluster: a scalar, an expansion
+/// (ß → ss), a letter with the marks removed from it (é → e), a canonically reordered run, a
+/// composition. A unit that is one scalar from one scalar of the same UTF-8 length (a → a,
+/// A → a, Ж → ж) keeps the shape: its bytes are where the original's are, shifted by the changes
+/// before it, and it is not stored. Every other unit is a ``Change``. Building the map and
+/// each lookup are linear and logarithmic in the text, whatever the input.
+struct OffsetMap: Sendable, Hashable {
+    /// A unit whose shape changed: `folded[foldedStart..<foldedEnd]` came from
+    /// `original[originalStart..<originalEnd]` as a whole (UTF-8 offsets).
+    struct Change: Sendable, Hashable {
+        var foldedStart: Int
+        var foldedEnd: Int
+        var originalStart: Int
+        var originalEnd: Int
+    }
+
+    /// The changes, in order; between two of them, folded and original have the same shape.
+    private(set) var changes: [Change]
+    let foldedCount: Int
+    let originalCount: Int
+
+    /// Builds the map from the general path's elements for `original`. Each element's source
+    /// range is in input scalars.
+    init(elements: [FoldEngine.Element], original: String) {
+        // UTF-8 offset of each input scalar, and one past the end.
+        var scalarOffsets: [Int] = []
+        scalarOffsets.reserveCapacity(original.utf8.count + 1)
+        var offset = 0
+        for scalar in original.unicodeScalars {
+            scalarOffsets.append(offset)
+            offset += UTF8.width(scalar)
+        }
+        let scalarCount = scalarOffsets.count
+        scalarOffsets.append(offset)
+        originalCount = offset
+
+        // Clusters: maximal runs of consecutive elements whose source ranges overlap. A range
+        // that reaches back into an earlier cluster merges it (never in practice: ranges are
+        // monotone; this keeps the map monotone whatever the engine does).
+        struct Cluster { var firstElement: Int; var endElement: Int; var start: Int; var end: Int }
+        var clusters: [Cluster] = []
+        for (k, e) in elements.enumerated() {
+            var c = Cluster(firstElement: k, endElement: k + 1, start: Int(e.sourceStart), end: Int(e.sourceEnd))
+            while let last = clusters.last, last.end > c.start {
+                c = Cluster(firstElement: last.firstElement, endElement: c.endElement, start: min(last.start, c.start), end: max(last.end, c.end))
+                clusters.removeLast()
+            }
+            clusters.append(c)
+        }
+        // Input scalars that produced nothing (removed marks and ignorables) belong to the
+        // cluster before them, or to the first when nothing precedes them.
+        if !clusters.isEmpty {
+            clusters[0].start = 0
+            for k in 0..<clusters.count {
+                clusters[k].end = k + 1 < clusters.count ? clusters[k + 1].start : scalarCount
+            }
+        }
+        var changes: [Change] = []
+        var folded = 0
+        for c in clusters {
+            var width = 0
+            for k in c.firstElement..<c.endElement {
+                width += UTF8.width(Unicode.Scalar(elements[k].scalar) ?? "\u{FFFD}")
+            }
+            let originalStart = scalarOffsets[c.start], originalEnd = scalarOffsets[c.end]
+            let sameShape = c.endElement - c.firstElement == 1 && c.end - c.start == 1 && originalEnd - originalStart == width
+            if !sameShape {
+                changes.append(Change(foldedStart: folded, foldedEnd: folded + width, originalStart: originalStart, originalEnd: originalEnd))
+            }
+            folded += width
+        }
+        self.changes = changes
+        foldedCount = folded
+    }
+
+    /// The unit of the fold that holds folded byte `p` (`p < foldedCount`), as a range of the
+    /// original: a change's whole source, or the one scalar of the same shape.
+    func originalUnit(ofFoldedByte p: Int, original: String.UTF8View) -> Range<Int> {
+        // The last change that starts at or before p.
+        var low = 0, high = changes.count
+        while low < high {
+            let mid = (low + high) / 2
+            if changes[mid].foldedStart <= p { low = mid + 1 } else { high = mid }
+        }
+        var delta = 0
+        if low > 0 {
+            let c = changes[low - 1]
+            if p < c.foldedEnd { return c.originalStart..<c.originalEnd }
+            delta = c.originalEnd - c.foldedEnd
+        }
+        // Same shape: the original scalar at the shifted offset, whole.
+        var start = p + delta
+        while start > 0 && original[original.index(original.startIndex, offsetBy: start)] & 0xC0 == 0x80 { start -= 1 }
+        let lead = original[original.index(original.startIndex, offsetBy: start)]
+        return start..<min(originalCount, start + UTF8Decoder.sequenceLength(lead: lead))
+    }
+}

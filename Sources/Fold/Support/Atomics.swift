@@ -1,0 +1,24 @@
+internal import CFoldSupport
+
+/// Atomic access to slots of tables the engine allocates itself (see CFoldSupport.h for why
+/// these are C): lock-free publication of lazily built pages, and relaxed words.
+enum Atomics {
+    /// An acquire load of a pointer slot.
+    @inline(__always)
+    static func loadAcquire(_ slot: UnsafePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+        cfold_load_acquire(slot)
+    }
+
+    /// Stores `value` in `slot` if it is still nil; false when another thread was first (the
+    /// caller then frees its copy and loads the published one).
+    @inline(__always)
+    static func publish(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ value: UnsafeMutableRawPointer) -> Bool {
+        cfold_publish(slot, value) != 0
+    }
+
+    @inline(__always)
+    static func loadRelaxed(_ slot: UnsafePointer<UInt64>) -> UInt64 { cfold_load_relaxed64(slot) }
+
+    @inline(__always)
+    static func storeRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ value: UInt64) { cfold_store_relaxed64(slot, value) }
+}

@@ -1,0 +1,157 @@
+/// The one UTF-8 decoder of Fold (Unicode 15, table 3-7: no overlong forms, no surrogates,
+/// nothing above U+10FFFF). The fast path decodes with it, validation is built on it, and the
+/// repair path (`replacingInvalid`) relies on the same definition of a bad byte.
+enum UTF8Decoder {
+    /// Decodes the scalar at `i` of `p[..<n]` (first byte 0x80 or above): its value and its
+    /// length, or nil when the bytes there are not a well-formed sequence.
+    @inline(__always)
+    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (value: UInt32, length: Int)? {
+        let b0 = p[i]
+        switch b0 {
+        case 0xC2...0xDF:
+            guard i + 1 < n else { return nil }
+            let b1 = p[i + 1]
+            guard b1 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(b0 & 0x1F) << 6 | UInt32(b1 & 0x3F), 2)
+        case 0xE0...0xEF:
+            guard i + 2 < n else { return nil }
+            let b1 = p[i + 1], b2 = p[i + 2]
+            let low: UInt8 = b0 == 0xE0 ? 0xA0 : 0x80
+            let high: UInt8 = b0 == 0xED ? 0x9F : 0xBF
+            guard b1 >= low, b1 <= high, b2 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(b0 & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F), 3)
+        case 0xF0...0xF4:
+            guard i + 3 < n else { return nil }
+            let b1 = p[i + 1], b2 = p[i + 2], b3 = p[i + 3]
+            let low: UInt8 = b0 == 0xF0 ? 0x90 : 0x80
+            let high: UInt8 = b0 == 0xF4 ? 0x8F : 0xBF
+            guard b1 >= low, b1 <= high, b2 & 0xC0 == 0x80, b3 & 0xC0 == 0x80 else { return nil }
+            return (UInt32(b0 & 0x07) << 18 | UInt32(b1 & 0x3F) << 12 | UInt32(b2 & 0x3F) << 6 | UInt32(b3 & 0x3F), 4)
+        default:
+            return nil
+        }
+    }
+
+    /// The common two- and three-byte sequences (not the E0 and ED leads, which need range
+    /// checks), decoded inline: the scalar in the low 32 bits and the length above, or 0 when
+    /// `decode` must handle the sequence.
+    @inline(__always)
+    static func decodeShort(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> UInt64 {
+        let b0 = p[i]
+        if b0 >= 0xC2 && b0 <= 0xDF && i + 1 < n && p[i + 1] & 0xC0 == 0x80 {
+            return 2 << 32 | UInt64(b0 & 0x1F) << 6 | UInt64(p[i + 1] & 0x3F)
+        }
+        if b0 >= 0xE1 && b0 != 0xED && b0 <= 0xEF && i + 2 < n && p[i + 1] & 0xC0 == 0x80 && p[i + 2] & 0xC0 == 0x80 {
+            return 3 << 32 | UInt64(b0 & 0x0F) << 12 | UInt64(p[i + 1] & 0x3F) << 6 | UInt64(p[i + 2] & 0x3F)
+        }
+        return 0
+    }
+
+    /// Decodes `p[start..<end]` when it is exactly one scalar (any first byte), or nil.
+    @inline(__always)
+    static func decodeOne(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt32? {
+        guard start < end else { return nil }
+        let b0 = p[start]
+        if b0 < 0x80 { return end - start == 1 ? UInt32(b0) : nil }
+        guard let (v, l) = decode(p, start, end), l == end - start else { return nil }
+        return v
+    }
+
+    /// Where the scalar that ends just before `i` starts: back over its continuation bytes.
+    @inline(__always)
+    static func scalarStart(before i: Int, in p: UnsafePointer<UInt8>) -> Int {
+        var start = i &- 1
+        while p[start] & 0xC0 == 0x80 { start &-= 1 }
+        return start
+    }
+
+    /// The scalar of the three-byte sequence in the low 24 bits of `w` (already checked).
+    @inline(__always)
+    static func threeByteValue(_ w: UInt32) -> UInt32 {
+        (w & 0x0F) << 12 | (w >> 2) & 0xFC0 | (w >> 16) & 0x3F
+    }
+
+    /// The UTF-8 of a scalar from U+0800 to U+FFFF, in the low 24 bits.
+    @inline(__always)
+    static func threeByteUTF8(_ value: UInt32) -> UInt32 {
+        (0xE0 | value >> 12) | (0x80 | (value >> 6) & 0x3F) << 8 | (0x80 | value & 0x3F) << 16
+    }
+
+    /// The length of the UTF-8 sequence a lead byte starts (1 for ASCII and for bytes that
+    /// cannot start one).
+    @inline(__always)
+    static func sequenceLength(lead b: UInt8) -> Int {
+        b < 0xC0 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+    }
+}
+
+/// Checks UTF-8 and says where it goes wrong: the same definition of valid UTF-8 that
+/// ``Folder/fold(utf8:)`` applies (Unicode's table 3-7), without folding.
+///
+/// ```swift
+/// UTF8Validation.firstInvalidOffset(in: [0x61, 0xC3, 0xA9])   // nil: "aé" is valid
+/// UTF8Validation.firstInvalidOffset(in: [0x61, 0xE9, 0x62])   // 1
+/// ```
+public enum UTF8Validation {
+    /// The offset of the first byte of the first ill-formed sequence, or nil when every byte is
+    /// valid. A sequence cut off by the end of `bytes` is ill-formed.
+    ///
+    /// ```swift
+    /// line.withUnsafeBytes { UTF8Validation.firstInvalidOffset(in: $0) }
+    /// ```
+    public static func firstInvalidOffset(in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            // ASCII eight bytes at a time.
+            while i + 8 <= n {
+                if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+                i += 8
+            }
+            guard i < n else { return nil }
+            if p[i] < 0x80 { i += 1; continue }
+            guard let (_, length) = UTF8Decoder.decode(p, i, n) else { return i }
+            i += length
+        }
+        return nil
+    }
+
+    /// The same for any collection of bytes.
+    ///
+    /// ```swift
+    /// UTF8Validation.firstInvalidOffset(in: Array("Crème".utf8))   // nil
+    /// ```
+    public static func firstInvalidOffset<Bytes: Collection<UInt8>>(in bytes: Bytes) -> Int? {
+        if let result = bytes.withContiguousStorageIfAvailable({ firstInvalidOffset(in: UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return Array(bytes).withUnsafeBytes { firstInvalidOffset(in: $0) }
+    }
+}
+
+/// Input that is not valid UTF-8.
+///
+/// ```swift
+/// do { _ = try Folder().fold(utf8: [0x61, 0xFF]) } catch { print(error.byteOffset) }  // 1
+/// ```
+public struct InvalidUTF8Error: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Offset, from the start of the input, of the first byte that is not valid UTF-8.
+    public let byteOffset: Int
+
+    /// Creates the error for a bad byte at `byteOffset`.
+    ///
+    /// ```swift
+    /// throw InvalidUTF8Error(byteOffset: 3)
+    /// ```
+    public init(byteOffset: Int) { self.byteOffset = byteOffset }
+
+    public var description: String { "invalid UTF-8 at byte offset \(byteOffset)" }
+}
+
+/// "U+00E9" for 0xE9: how Fold names a code point in messages, explanations and vector files.
+package func codePointName(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+}
