@@ -12,7 +12,7 @@ import Testing
         profile.collapsesWhitespace = false
         profile.foldsPunctuation = false
         let folder = try Folder(profile)
-        var rng = SeededGenerator(seed: 0xC0C0)
+        var rng = seededGenerator(0xC0C0)
         let inputs = (0..<4_000).map { _ in randomString(&rng, maxPieces: 16) }
             + (0..<200).map { String(Unicode.Scalar(UInt32(0x3400 + $0 * 97))!) }
         let results = try await withThrowingTaskGroup(of: [String].self) { group in

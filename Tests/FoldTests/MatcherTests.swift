@@ -79,7 +79,7 @@ import Testing
     let folder = try! Folder(.search)
 
     @Test func indexAgreesWithKeysAndTexts() async throws {
-        var rng = SeededGenerator(seed: 0x1DE7)
+        var rng = seededGenerator(0x1DE7)
         let words = ["Crème", "brûlée", "green", "doors", "Smørrebrød", "Ελληνικά", "がっこう", "ｔｅｓｔ", "Straße", "ss", "do", "re"]
         let titles = (0..<3_000).map { _ in (0..<Int.random(in: 1...5, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ") }
         let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
@@ -112,7 +112,7 @@ import Testing
 
 @Suite struct ShortNeedleSearchTests {
     @Test func findAgreesWithANaiveSearch() {
-        var rng = SeededGenerator(seed: 0xF1ED)
+        var rng = seededGenerator(0xF1ED)
         for _ in 0..<3_000 {
             let hay = (0..<Int.random(in: 0..<80, using: &rng)).map { _ in UInt8.random(in: 0x61...0x64, using: &rng) }
             let needle = (0..<Int.random(in: 2...4, using: &rng)).map { _ in UInt8.random(in: 0x61...0x64, using: &rng) }

@@ -50,28 +50,94 @@ import Testing
         #expect(t.originalUTF8Range(ofFoldedUTF8: 10..<99) == 12..<15)
     }
 
+    /// The map of the first design, per folded byte (quadratic on reordered runs): each
+    /// element's source range, widened by the removed scalars after it. The map must give at
+    /// least what it gave, and never more than whole units.
+    func perByteRanges(_ folder: Folder, _ text: String) -> [Range<Int>] {
+        var offsets: [Int] = []
+        var offset = 0
+        for s in text.unicodeScalars { offsets.append(offset); offset += UTF8.width(s) }
+        offsets.append(offset)
+        let count = offsets.count - 1
+        var elements = folder.engine.foldElements(text.unicodeScalars)
+        guard !elements.isEmpty else { return [] }
+        var owner = [Int](repeating: -1, count: count)
+        for (i, e) in elements.enumerated() { for k in e.sourceStart..<e.sourceEnd { owner[Int(k)] = i } }
+        var last = -1
+        for k in 0..<count {
+            if owner[k] >= 0 { last = max(last, owner[k]); continue }
+            let target = max(last, 0)
+            elements[target].sourceStart = min(elements[target].sourceStart, Int32(k))
+            elements[target].sourceEnd = max(elements[target].sourceEnd, Int32(k + 1))
+        }
+        var ranges: [Range<Int>] = []
+        for e in elements {
+            for _ in 0..<UTF8.width(Unicode.Scalar(e.scalar)!) { ranges.append(offsets[Int(e.sourceStart)]..<offsets[Int(e.sourceEnd)]) }
+        }
+        return ranges
+    }
+
     @Test(arguments: FoldProfile.presets.map(\.name))
-    func mapsAreInsideTheInputAndMonotone(profile: String) throws {
+    func mapsAreInsideTheInputMonotoneAndWhole(profile: String) throws {
         let folder = try Folder(FoldProfile(named: profile)!)
-        var rng = SeededGenerator(seed: 0x0FF5E7)
+        var rng = seededGenerator(0x0FF5E7)
+        var failures: [String] = []
         for _ in 0..<2_000 {
             let s = randomString(&rng)
             let t = folder.foldedText(s)
-            #expect(t.folded == folder.fold(s), "\(codePoints(s))")
-            let n = t.folded.utf8.count
+            let where_ = codePoints(s)
+            if t.folded != folder.fold(s) { failures.append("\(where_): folded \(codePoints(t.folded)), fold \(codePoints(folder.fold(s)))") }
+            var boundaries = Set<Int>()
+            var offset = 0
+            for scalar in s.unicodeScalars { boundaries.insert(offset); offset += UTF8.width(scalar) }
+            boundaries.insert(offset)
+            let old = perByteRanges(folder, s)
             var lastStart = 0, lastEnd = 0
-            for i in 0..<n {
-                let r = t.originalUTF8Range(ofFoldedUTF8: i..<(i + 1))
-                #expect(r.lowerBound >= 0 && r.upperBound <= s.utf8.count && !r.isEmpty, "\(codePoints(s)) byte \(i)")
-                #expect(r.lowerBound >= lastStart && r.upperBound >= lastEnd, "not monotone: \(codePoints(s)) byte \(i)")
-                lastStart = r.lowerBound
-                lastEnd = r.upperBound
+            var foldedOffset = 0
+            for scalar in t.folded.unicodeScalars {
+                let width = UTF8.width(scalar)
+                let whole = t.originalUTF8Range(ofFoldedUTF8: foldedOffset..<(foldedOffset + width))
+                for i in foldedOffset..<(foldedOffset + width) {
+                    let r = t.originalUTF8Range(ofFoldedUTF8: i..<(i + 1))
+                    if r.isEmpty || r.lowerBound < 0 || r.upperBound > s.utf8.count { failures.append("\(where_) byte \(i): \(r) outside the input") }
+                    if !boundaries.contains(r.lowerBound) || !boundaries.contains(r.upperBound) { failures.append("\(where_) byte \(i): \(r) not on scalar boundaries") }
+                    if r.lowerBound < lastStart || r.upperBound < lastEnd { failures.append("\(where_) byte \(i): \(r) not monotone") }
+                    // Expansions map back whole: every byte of a folded scalar maps to its unit.
+                    if r != whole { failures.append("\(where_) byte \(i): \(r), its scalar maps to \(whole)") }
+                    if i < old.count, !(r.lowerBound <= old[i].lowerBound && old[i].upperBound <= r.upperBound) {
+                        failures.append("\(where_) byte \(i): \(r) does not cover the first design's \(old[i])")
+                    }
+                    lastStart = r.lowerBound
+                    lastEnd = r.upperBound
+                }
+                foldedOffset += width
             }
-            // Every range maps to whole characters of the original.
-            if n > 0 {
-                let whole = t.originalRange(of: t.folded.startIndex..<t.folded.endIndex)
-                #expect(t.original[whole].utf8.count <= s.utf8.count)
+            // The whole fold maps to the whole original (removed scalars at either end included).
+            if foldedOffset > 0, t.originalUTF8Range(ofFoldedUTF8: 0..<foldedOffset) != 0..<s.utf8.count {
+                failures.append("\(where_): the whole fold maps to \(t.originalUTF8Range(ofFoldedUTF8: 0..<foldedOffset))")
             }
         }
+        expectNoFailures(failures)
+    }
+
+    /// The map keeps only the places where folding changed the text's shape.
+    @Test func mapMemoryFollowsTheChanges() {
+        #expect(folder.foldedText("plain ascii text, folded to itself").changeCount == 0)
+        #expect(folder.foldedText("UPPER CASE KEEPS ITS SHAPE").changeCount == 0)
+        #expect(folder.foldedText("Crème brûlée").changeCount == 3)
+        // One reordered run of 2 × 80,000 marks is one change, not one per byte.
+        let hostile = "\u{915}" + String(repeating: "\u{94D}\u{93C}", count: 80_000)
+        let t = folder.foldedText(hostile)
+        #expect(t.changeCount == 1)
+        let n = t.folded.utf8.count
+        #expect(t.originalUTF8Range(ofFoldedUTF8: 0..<1) == 0..<3)                         // क
+        #expect(t.originalUTF8Range(ofFoldedUTF8: (n - 1)..<n) == 3..<hostile.utf8.count)  // the run, whole
+        #expect(t.folded == folder.fold(hostile))
+    }
+
+    @Test func expansionWithRemovedMarkMapsWhole() throws {
+        #expect(try original(of: "s", in: "ß\u{301}x") == "ß\u{301}")
+        #expect(try original(of: "x", in: "ß\u{301}x") == "x")
+        #expect(try original(of: "ss", in: "aß\u{301}") == "ß\u{301}")
     }
 }

@@ -44,6 +44,24 @@ import Glibc
 import Darwin
 #endif
 
+/// The seed of every randomized test: FOLD_SEED when set (to replay a failure), else a fixed
+/// default. Each test derives its own generator from it with a salt, and every failure message
+/// of a randomized test names the seed (see `expectNoFailures`).
+let testSeed: UInt64 = {
+    if let value = getenv("FOLD_SEED"), let n = UInt64(String(cString: value), radix: 16) { return n }
+    return 0x0FF5E7
+}()
+
+/// A generator for one randomized test: the run's seed mixed with a salt of the test's own.
+func seededGenerator(_ salt: UInt64 = 0) -> SeededGenerator { SeededGenerator(seed: testSeed ^ salt) }
+
+/// One expectation for a list of failures collected over many cases: passes when it is empty,
+/// else shows how many, the first few, and the seed to replay with.
+func expectNoFailures(_ failures: [String], _ what: String = "cases", sourceLocation: SourceLocation = #_sourceLocation) {
+    let shown = failures.prefix(10).joined(separator: "\n")
+    #expect(failures.isEmpty, "\(failures.count) \(what) failed (replay: FOLD_SEED=\(String(testSeed, radix: 16))):\n\(shown)", sourceLocation: sourceLocation)
+}
+
 /// A small, fast, seeded generator (SplitMix64), so random tests are reproducible.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -1,16 +1,34 @@
 import Fold
 import FoldVectors
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// TestVectors/*.tsv: hand-checked cases, also run by `foldcheck --vectors`.
 @Suite struct VectorTests {
     static let files = ["search.tsv", "ascii.tsv", "plain.tsv", "regressions.tsv"]
 
+    /// Every *.tsv in TestVectors/ is listed above, so a new file is not silently left out.
+    @Test func everyVectorFileIsListed() throws {
+        let directory = try #require(opendir(packageRoot + "/TestVectors"), "cannot open TestVectors/")
+        defer { closedir(directory) }
+        var found: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".tsv") { found.append(name) }
+        }
+        #expect(found.sorted() == Self.files.sorted())
+    }
+
     static func loadAll() throws -> [FoldVector] {
         var vectors: [FoldVector] = []
         for name in files {
             let path = packageRoot + "/TestVectors/" + name
-            guard let text = try? readText(path) else { continue }
+            // A missing or unreadable file fails the test (readText throws); it is never skipped.
+            let text = try readText(path)
             vectors += try VectorFile.parse(text, name: name)
         }
         return vectors

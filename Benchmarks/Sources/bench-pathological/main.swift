@@ -20,6 +20,10 @@
 //     /proc/self/clear_refs, so it is the peak of that case; the input string is included).
 // (c) One string of every code point U+0000...U+10FFFF except surrogates (1,112,064 scalars),
 //     folded in one call per preset: time of the first call, median of 3, output length.
+// (d) The offset map on hostile input: क followed by N × (U+094D U+093C), alternating classes
+//     9 and 7 (every pair out of canonical order), N = 20,000 ... 320,000: `Folder.fold(_:)`,
+//     `Folder.foldedText(_:)` and `Matcher.matches(in:)` (search profile), median of `--runs`,
+//     and time(4N)/time(N), which linear time keeps near 4 (the target is at most 5).
 import Fold
 import Foundation
 
@@ -55,7 +59,7 @@ func parseOptions() -> Options {
         switch arg {
         case "--part":
             let p = value(arg).lowercased()
-            guard ["a", "b", "c"].contains(p) else { usage() }
+            guard ["a", "b", "c", "d"].contains(p) else { usage() }
             o.parts.insert(p)
         case "--runs": guard let n = Int(value(arg)), n > 0 else { usage() }; o.runs = n
         case "--budget": guard let s = Double(value(arg)), s > 0 else { usage() }; o.budget = s
@@ -73,7 +77,7 @@ func parseOptions() -> Options {
             usage()
         }
     }
-    if o.parts.isEmpty { o.parts = ["a", "b", "c"] }
+    if o.parts.isEmpty { o.parts = ["a", "b", "c", "d"] }
     if o.profiles.isEmpty { o.profiles = ["search", "nfc", "nfkc-casefold"] }
     return o
 }
@@ -297,6 +301,58 @@ if options.parts.contains("b") {
                     : "VmHWM could not be reset (/proc/self/clear_refs): peak RSS is the process's peak so far."))
     print("")
     summary.append("(b) slowest \(slowest.label) at \(fmtRate(slowest.rate)) MB/s, highest peak RSS \(worstPeak / 1024) MiB")
+}
+
+// MARK: - (d) The offset map on hostile input
+
+if options.parts.contains("d") {
+    let folder = try! Folder(.search)
+    let matcher = Matcher("\u{915}", folder: folder)
+    var sizes: [Int] = []
+    var n = 20_000
+    while n <= 320_000 { sizes.append(n); n *= 2 }
+    func line(_ n: Int) -> String {
+        var v: [UInt32] = [0x915]
+        for _ in 0..<n { v.append(0x94D); v.append(0x93C) }
+        return string(v)
+    }
+    print("### (d) The offset map: क + N × (U+094D U+093C), median of \(options.runs)\n")
+    var header = "| call |"
+    var rule = "|---|"
+    for n in sizes { header += " N = \(n) (\(fmtMB(line(n).utf8.count))) |"; rule += "---:|" }
+    header += " time(4N)/time(N) |"
+    rule += "---|"
+    print(header)
+    print(rule)
+    let calls: [(String, (String) -> Int)] = [
+        ("`fold(_:)`", { folder.fold($0).utf8.count }),
+        ("`foldedText(_:)`", { folder.foldedText($0).folded.utf8.count }),
+        ("`Matcher.matches(in:)`", { matcher.matches(in: $0).count }),
+    ]
+    for (name, call) in calls {
+        var times: [Double] = []
+        for n in sizes {
+            let text = line(n)
+            var samples: [Double] = []
+            for _ in 0..<options.runs {
+                let t0 = clock.now
+                _ = call(text)
+                samples.append(seconds(clock.now - t0))
+            }
+            times.append(median(samples))
+        }
+        var row = "| \(name) |"
+        for t in times { row += " \(fmtTime(t)) |" }
+        var ratios: [String] = []
+        for i in sizes.indices where i + 2 < sizes.count {
+            let r = times[i + 2] / times[i]
+            ratios.append(String(format: "%.1f", r))
+            if r > 5 { problems.append("(d) \(name): time(\(4 * sizes[i]))/time(\(sizes[i])) = \(String(format: "%.1f", r)) (target: at most 5)") }
+        }
+        row += " " + ratios.joined(separator: ", ") + " |"
+        print(row)
+    }
+    print("")
 }
 
 // MARK: - (c) Every code point

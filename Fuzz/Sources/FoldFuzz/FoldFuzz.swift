@@ -3,7 +3,7 @@
 // For each input and each preset:
 // - invalid UTF-8: `fold(utf8:)` throws InvalidUTF8Error whose byteOffset is the first invalid
 //   offset by an independent validator (Unicode table 3-7, cross-checked with the standard
-//   library's parser); with `replacingInvalid: true` it returns `fold(String(decoding:))`;
+//   library's parser); with `fold(decoding:)` it returns `fold(String(decoding:))`;
 // - valid UTF-8: `fold(utf8:)` (both ways) gives the bytes of `fold(String)`;
 // - the output of `fold(utf8:)` is valid UTF-8; it is NFC (by ICU) for composing profiles and
 //   NFD (by ICU) for nfd and nfkd;
@@ -92,7 +92,7 @@ func check(_ bytes: [UInt8]) {
             }
         }
         do {
-            let out = try folder.fold(utf8: bytes, replacingInvalid: true)
+            let out = folder.fold(decoding: bytes)
             if let bad = table37FirstInvalidOffset(out) {
                 fail("output-valid-utf8", profile: name, input: bytes,
                      "fold(utf8:replacingInvalid:) returned invalid UTF-8 (at byte \(bad)): [\(hexBytes(out))]")
