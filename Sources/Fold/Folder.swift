@@ -125,8 +125,20 @@ public struct Folder: Sendable {
 
     @usableFromInline
     func foldIntoTemporary(_ bytes: UnsafeRawBufferPointer, replacingInvalid: Bool, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let input = bytes.bindMemory(to: UInt8.self)
+        // Step 1 of the ladder for short input, with `body` called directly: the sink below
+        // must hold `body`, which costs a closure context per call.
+        if input.count <= FoldEngine.stackFoldLimit && !engine.steps.collapsesWhitespace {
+            let capacity = FoldEngine.firstCapacity(input.count)
+            let done = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
+                guard case .written(let n) = engine.fastFold(input, into: buffer.baseAddress!, capacity: capacity) else { return false }
+                try body(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: n))
+                return true
+            }
+            if done { return }
+        }
         try withoutActuallyEscaping(body) { body in
-            try engine.fold(bytes.bindMemory(to: UInt8.self), into: TemporarySink(body: body), replacingInvalid: replacingInvalid)
+            try engine.fold(input, into: TemporarySink(body: body), replacingInvalid: replacingInvalid)
         }
     }
 
