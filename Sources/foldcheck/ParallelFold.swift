@@ -126,8 +126,7 @@ struct ParallelFold {
         } catch let failure as Failure where !blockFailed {
             // A read error or a line over --max-line-bytes comes after every line before it;
             // an error in an earlier block comes first.
-            current = nil
-            while !inFlight.isEmpty { try writeOldest() }
+            try drain()
             throw failure
         }
         try drain()
