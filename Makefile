@@ -78,7 +78,7 @@ generate: deps
 	$(SWIFT) run -c release fold-generate
 
 vectors: build
-	.build/release/foldcheck --vectors TestVectors/*.tsv
+	.build/release/foldcheck vectors TestVectors/*.tsv
 
 clean:
 	rm -rf .build .build-tsan Benchmarks/.build Fuzz/.build

@@ -79,6 +79,8 @@ struct ParallelFold {
         var sequential = LineFolding(folder, replacingInvalid: replacingInvalid, inputName: inputName)
         var blockFailed = false
         let maxInFlight = 2 * jobs
+        // At most `jobs` blocks are folded at once; the others wait their turn, read ahead.
+        let running = DispatchSemaphore(value: jobs)
         let folder = self.folder, replacingInvalid = self.replacingInvalid
 
         func writeOldest() throws {
@@ -97,6 +99,8 @@ struct ParallelFold {
             if inFlight.count == maxInFlight { try writeOldest() }
             inFlight.append(block)
             DispatchQueue.global().async {
+                running.wait()
+                defer { running.signal() }
                 block.fold(folder, replacingInvalid: replacingInvalid, inputName: inputName)
                 block.done.signal()
             }
