@@ -21,12 +21,12 @@ run: build
 	@.build/release/foldcheck --profile ascii "Smørrebrød © Þórður ½"
 	@echo '$$ printf "Straße\\r\\nİSTANBUL\\n" | foldcheck'
 	@printf 'Straße\r\nİSTANBUL\n' | .build/release/foldcheck
-	@echo '$$ foldcheck --explain "Ǆ½"'
-	@.build/release/foldcheck --explain "Ǆ½"
-	@echo '$$ foldcheck --fingerprint'
-	@.build/release/foldcheck --fingerprint
-	@echo '$$ foldcheck --vectors TestVectors/*.tsv'
-	@.build/release/foldcheck --vectors TestVectors/*.tsv | tail -1
+	@echo '$$ foldcheck explain "Ǆ½"'
+	@.build/release/foldcheck explain "Ǆ½"
+	@echo '$$ foldcheck fingerprint'
+	@.build/release/foldcheck fingerprint
+	@echo '$$ foldcheck vectors TestVectors/*.tsv'
+	@.build/release/foldcheck vectors TestVectors/*.tsv | tail -1
 
 # Builds and passes every test.
 test: deps
@@ -78,7 +78,7 @@ generate: deps
 	$(SWIFT) run -c release fold-generate
 
 vectors: build
-	.build/release/foldcheck --vectors TestVectors/*.tsv
+	.build/release/foldcheck vectors TestVectors/*.tsv
 
 clean:
 	rm -rf .build .build-tsan Benchmarks/.build Fuzz/.build

@@ -1,5 +1,5 @@
 // Test vectors: the line format of TestVectors/*.tsv, read by the tests and by
-// `foldcheck --vectors`. See TestVectors/README.md for the format.
+// `foldcheck vectors`. See TestVectors/README.md for the format.
 import Fold
 
 /// One vector: the fold of `input` by `profile` must be `expected`.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Fold
 
-/// The table that `foldcheck --explain` prints.
+/// The table that `foldcheck explain` prints.
 enum ExplainTable {
     static func code(_ s: Unicode.Scalar) -> String { codePointName(s.value) }
 

@@ -24,11 +24,16 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 /// Writing to a child that has exited must not kill the test process.
 let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN); return () }()
 
+/// Runs the built foldcheck with `arguments` and `stdin`.
 func foldcheck(_ arguments: [String], stdin: Data? = nil, stdoutPath: String? = nil) throws -> RunResult {
     _ = ignoreSIGPIPE
     let process = Process()
     process.executableURL = foldcheckURL
     process.arguments = arguments
+    // Help is wrapped to COLUMNS when stdout is not a terminal: pin it for the snapshots.
+    var environment = ProcessInfo.processInfo.environment
+    environment["COLUMNS"] = "80"
+    process.environment = environment
     let outPipe = Pipe(), errPipe = Pipe()
     if let stdoutPath {
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
@@ -52,118 +57,324 @@ func foldcheck(_ arguments: [String], stdin: Data? = nil, stdoutPath: String? = 
     return RunResult(status: process.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self))
 }
 
+/// Runs foldcheck and expects exactly this stdout, stderr and exit status; a failure points at
+/// the caller's line.
+@discardableResult
+func expectRun(
+    _ arguments: [String], stdin: String? = nil, stdout: String, stderr: String = "", status: Int32 = 0,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws -> RunResult {
+    let r = try foldcheck(arguments, stdin: stdin.map { Data($0.utf8) })
+    #expect(r.out == stdout, "stdout of foldcheck \(arguments)", sourceLocation: sourceLocation)
+    #expect(r.stderr == stderr, "stderr of foldcheck \(arguments)", sourceLocation: sourceLocation)
+    #expect(r.status == status, "exit status of foldcheck \(arguments)", sourceLocation: sourceLocation)
+    return r
+}
+
+/// A temporary directory removed at the end of `body`.
+func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("foldcheck-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    return try body(dir)
+}
+
 @Suite struct FoldCheckTests {
     @Test func binaryExists() {
         #expect(FileManager.default.isExecutableFile(atPath: foldcheckURL.path), "foldcheck not found at \(foldcheckURL.path)")
     }
 
+    // MARK: fold (the default subcommand)
+
     @Test func foldsArguments() throws {
-        let r = try foldcheck(["Crème brûlée", "CREME BRULEE", "Cre\u{300}me  bru\u{302}le\u{301}e"])
-        #expect(r.status == 0)
-        #expect(r.out == "creme brulee\ncreme brulee\ncreme  brulee\n")
-        #expect(r.stderr == "")
+        try expectRun(["Crème brûlée", "CREME BRULEE", "Cre\u{300}me  bru\u{302}le\u{301}e"], stdout: "creme brulee\ncreme brulee\ncreme  brulee\n")
+        try expectRun(["fold", "Crème brûlée"], stdout: "creme brulee\n")
+        // A word that names a subcommand is text after `fold`.
+        try expectRun(["fold", "FIND"], stdout: "find\n")
     }
 
     @Test func profileOption() throws {
-        #expect(try foldcheck(["--profile", "ascii", "Ærø ©"]).out == "aero (c)\n")
-        #expect(try foldcheck(["--profile", "nfd", "é"]).out == "e\u{301}\n")
-        #expect(try foldcheck(["--profile", "nfkc-casefold", "Straße"]).out == "strasse\n")
+        try expectRun(["--profile", "ascii", "Ærø ©"], stdout: "aero (c)\n")
+        try expectRun(["fold", "--profile", "nfd", "é"], stdout: "e\u{301}\n")
+        try expectRun(["--profile", "nfkc-casefold", "Straße"], stdout: "strasse\n")
+        try expectRun(["--profile", "NFC", "Å"], stdout: "Å\n")
     }
 
-    @Test func stdinKeepsLineEndingsAndLineCount() throws {
-        let input = Data("Crème\r\nÆRØ\n\n\r\nlast without newline".utf8)
-        let r = try foldcheck([], stdin: input)
-        #expect(r.status == 0)
-        #expect(r.out == "creme\r\naero\n\n\r\nlast without newline")
+    @Test(arguments: ["1", "2", "4"])
+    func stdinKeepsLineEndingsAndLineCount(jobs: String) throws {
+        try expectRun(["--jobs", jobs], stdin: "Crème\r\nÆRØ\n\n\r\nlast without newline", stdout: "creme\r\naero\n\n\r\nlast without newline")
+        try expectRun(["fold", "--jobs", jobs, "--profile", "ascii"], stdin: "Smørrebrød\n", stdout: "smorrebrod\n")
     }
 
     @Test func emptyStdinGivesEmptyOutput() throws {
-        let r = try foldcheck([], stdin: Data())
+        try expectRun([], stdin: "", stdout: "")
+        try expectRun(["--jobs", "1"], stdin: "", stdout: "")
+    }
+
+    @Test(arguments: ["1", "3"])
+    func invalidUTF8IsReportedWithLineAndOffset(jobs: String) throws {
+        let r = try foldcheck(["--jobs", jobs], stdin: Data([0x6F, 0x6B, 0x0A, 0x61, 0x62, 0xC3, 0x28, 0x0A, 0x7A, 0x0A]))
+        #expect(r.status == 65)
+        #expect(r.out == "ok\n")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 3 of the line (byte offset 5 of the input); use --replace-invalid to replace it with U+FFFD\n")
+    }
+
+    @Test(arguments: ["1", "2"])
+    func replaceInvalidKeepsEveryLine(jobs: String) throws {
+        let r = try foldcheck(["--replace-invalid", "--jobs", jobs], stdin: Data([0x41, 0xFF, 0x0A, 0xED, 0xA0, 0x80, 0x0A, 0x42]))
         #expect(r.status == 0)
+        #expect(r.out == "a\u{FFFD}\n\u{FFFD}\u{FFFD}\u{FFFD}\nb")
+        #expect(r.stderr == "")
+    }
+
+    @Test(arguments: ["1", "2"])
+    func maxLineBytesRefusesLongLines(jobs: String) throws {
+        try expectRun(["--max-line-bytes", "4", "--jobs", jobs], stdin: "abcd\nabcde\nab\n", stdout: "abcd\n",
+                      stderr: "foldcheck: line 2 is longer than --max-line-bytes 4 (it starts at byte offset 5 of the input)\n", status: 65)
+        try expectRun(["--max-line-bytes", "4"], stdin: "abc\r\n", stdout: "abc\r\n")
+    }
+
+    /// Random bytes (invalid UTF-8, lone "\r", NUL) over several 1 MiB blocks: the same bytes
+    /// out whatever the number of jobs.
+    @Test func jobsGiveTheSameBytesAsOneJob() throws {
+        var rng = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        let samples = Array("Crème brûlée Straße ÆRØ ｶﾞ 東京 e\u{301}".utf8)
+        while bytes.count < 3_500_000 {
+            switch Int.random(in: 0..<40, using: &rng) {
+            case 0: bytes.append(0x0A)
+            case 1: bytes += [0x0D, 0x0A]
+            case 2: bytes.append(0x0D)
+            case 3: bytes.append(UInt8.random(in: 0...255, using: &rng))
+            default: bytes.append(samples[Int.random(in: 0..<samples.count, using: &rng)])
+            }
+        }
+        let one = try foldcheck(["--replace-invalid", "--jobs", "1"], stdin: Data(bytes))
+        #expect(one.status == 0)
+        #expect(one.stderr == "")
+        #expect(one.stdout.filter { $0 == 0x0A }.count == bytes.filter { $0 == 0x0A }.count)
+        #expect(one.stdout.count > 3_000_000)
+        for jobs in ["2", "4"] {
+            let many = try foldcheck(["--replace-invalid", "--jobs", jobs], stdin: Data(bytes))
+            #expect(many.status == 0)
+            #expect(many.stderr == "")
+            #expect(many.stdout == one.stdout, "--jobs \(jobs) differs from --jobs 1")
+        }
+    }
+
+    /// Invalid UTF-8 in the middle of a file of several blocks: the same output before it, the
+    /// same line and offset, whatever the number of jobs.
+    @Test func invalidUTF8MidFileIsTheSameWithJobs() throws {
+        var bytes: [UInt8] = []
+        for i in 0..<200_000 { bytes += Array("line \(i): Crème brûlée\n".utf8) }
+        let lineStart = bytes.count
+        bytes += [0x61, 0xC3, 0x28, 0x0A]
+        for i in 0..<100_000 { bytes += Array("after \(i), ÆRØ\n".utf8) }
+        // A second error later: only the first is reported.
+        bytes += [0xFF, 0x0A]
+        let one = try foldcheck(["--jobs", "1"], stdin: Data(bytes))
+        #expect(one.status == 65)
+        #expect(one.stderr == "foldcheck: invalid UTF-8 on line 200001 at byte 2 of the line (byte offset \(lineStart + 1) of the input); use --replace-invalid to replace it with U+FFFD\n")
+        #expect(one.stdout.count > 4_000_000)
+        #expect(one.stdout.suffix(20) == Data("199999: creme brulee\n".utf8).suffix(20))
+        let four = try foldcheck(["--jobs", "4"], stdin: Data(bytes))
+        #expect(four.status == one.status)
+        #expect(four.stderr == one.stderr)
+        #expect(four.stdout == one.stdout)
+    }
+
+    // MARK: usage errors
+
+    @Test func usageErrorsExit64WithOneLine() throws {
+        try expectRun(["--profile", "nope", "x"], stdout: "",
+                      stderr: "foldcheck: The value 'nope' is invalid for '--profile <name>'. Please provide one of the following: search, ascii, nfc, nfd, nfkc, nfkd, nfkc-casefold (see foldcheck --help)\n",
+                      status: 64)
+        for arguments in [["--no-such-flag"], ["--jobs", "0"], ["--max-line-bytes", "0"], ["find", "x", "--any-order"], ["vectors"], ["explain"], ["find"], ["profiles", "extra"]] {
+            let r = try foldcheck(arguments)
+            #expect(r.status == 64, "\(arguments)")
+            #expect(r.stdout.isEmpty, "\(arguments)")
+            #expect(r.stderr.hasPrefix("foldcheck: ") && r.stderr.hasSuffix(" (see foldcheck --help)\n"), "\(arguments): \(r.stderr)")
+            #expect(r.stderr.filter { $0 == "\n" }.count == 1, "\(arguments): \(r.stderr)")
+        }
+    }
+
+    /// The old mode flags are gone, with no hidden aliases.
+    @Test(arguments: [["--explain", "x"], ["--fingerprint"], ["--list-profiles"], ["--vectors", "a.tsv"], ["--find", "x"]])
+    func oldModeFlagsAreUsageErrors(arguments: [String]) throws {
+        let r = try foldcheck(arguments)
+        #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
     }
 
-    @Test func invalidUTF8IsReportedWithLineAndOffset() throws {
-        let r = try foldcheck([], stdin: Data([0x6F, 0x6B, 0x0A, 0x61, 0x62, 0xC3, 0x28, 0x0A]))
-        #expect(r.status == 65)
-        #expect(r.out == "ok\n")
-        #expect(r.stderr.contains("invalid UTF-8 on line 2 at byte 3 of the line (byte offset 5 of the input)"), "\(r.stderr)")
-    }
-
-    @Test func replaceInvalidKeepsEveryLine() throws {
-        let r = try foldcheck(["--replace-invalid"], stdin: Data([0x41, 0xFF, 0x0A, 0xED, 0xA0, 0x80, 0x0A, 0x42]))
-        #expect(r.status == 0)
-        #expect(r.out == "a\u{FFFD}\n\u{FFFD}\u{FFFD}\u{FFFD}\nb")
-    }
-
-    @Test func usageErrorsExit64() throws {
-        let r = try foldcheck(["--profile", "nope", "x"])
-        #expect(r.status == 64)
-        #expect(r.stderr.contains("unknown profile 'nope'"))
-        #expect(try foldcheck(["--no-such-flag"]).status == 64)
-        #expect(try foldcheck(["--fingerprint", "--list-profiles"]).status == 64)
-    }
+    // MARK: profiles, fingerprint, explain, vectors
 
     @Test func listsProfiles() throws {
-        let r = try foldcheck(["--list-profiles"])
+        let r = try foldcheck(["profiles"])
+        #expect(r.status == 0)
         let names = r.out.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
         #expect(names == ["search", "ascii", "nfc", "nfd", "nfkc", "nfkd", "nfkc-casefold"])
+        #expect(r.out.contains("nfc            Unicode NFC (canonical composition)\n"))
     }
 
     @Test func fingerprintNamesProfileAndVersions() throws {
-        let search = try foldcheck(["--fingerprint"]).out
-        let ascii = try foldcheck(["--fingerprint", "--profile", "ascii"]).out
+        let search = try foldcheck(["fingerprint"]).out
+        let ascii = try foldcheck(["fingerprint", "--profile", "ascii"]).out
         #expect(search.hasPrefix("fold1-search-u"))
         #expect(search.contains("-icu"))
+        #expect(search.hasSuffix("\n"))
         #expect(ascii.hasPrefix("fold1-ascii-u"))
         #expect(search != ascii)
     }
 
     @Test func explainShowsEachStep() throws {
-        let r = try foldcheck(["--explain", "É が"])
+        let r = try foldcheck(["explain", "É が"])
         #expect(r.status == 0)
+        #expect(r.out.hasPrefix("profile: search"))
         #expect(r.out.contains("U+00C9  Lu  LATIN CAPITAL LETTER E WITH ACUTE"))
         #expect(r.out.contains("decomposed: \"É\" U+00C9 → \"E◌́\" U+0045 U+0301"))
         #expect(r.out.contains("case-folded: \"E\" U+0045 → \"e\" U+0065"))
         #expect(r.out.contains("U+0301 removed: generic combining diacritic"))
         #expect(r.out.contains("U+3099 kept: mark of Hira Kana"))
         #expect(r.out.hasSuffix("output: \"e が\" U+0065 U+0020 U+304C\n"))
+        let nfd = try foldcheck(["explain", "É", "--profile", "nfd"])
+        #expect(nfd.out.hasPrefix("profile: nfd"))
+        #expect(nfd.out.hasSuffix("output: \"E◌́\" U+0045 U+0301\n"))
     }
 
     @Test func vectorsPassAndFail() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("foldcheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let good = dir.appendingPathComponent("good.tsv"), bad = dir.appendingPathComponent("bad.tsv")
-        try "# ok\nsearch\tCrème\tcreme\tfr\nnfd\t\\u{E9}\te\\u{301}\tnfd\n".write(to: good, atomically: true, encoding: .utf8)
-        try "search\tÆ\tae\tok\nsearch\tß\tß\twrong on purpose\n".write(to: bad, atomically: true, encoding: .utf8)
+        try withTemporaryDirectory { dir in
+            let good = dir.appendingPathComponent("good.tsv"), bad = dir.appendingPathComponent("bad.tsv")
+            try "# ok\nsearch\tCrème\tcreme\tfr\nnfd\t\\u{E9}\te\\u{301}\tnfd\n".write(to: good, atomically: true, encoding: .utf8)
+            try "search\tÆ\tae\tok\nsearch\tß\tß\twrong on purpose\n".write(to: bad, atomically: true, encoding: .utf8)
 
-        let pass = try foldcheck(["--vectors", good.path])
-        #expect(pass.status == 0)
-        #expect(pass.out == "2 passed, 0 failed\n")
+            try expectRun(["vectors", good.path], stdout: "2 passed, 0 failed\n")
+            try expectRun(["vectors", good.path, bad.path], stdout: """
+                FAIL \(bad.path):2 [search] wrong on purpose
+                  input:    \\u{DF}  (U+00DF)
+                  expected: \\u{DF}  (U+00DF)
+                  got:      ss  (U+0073 U+0073)
+                3 passed, 1 failed
 
-        let fail = try foldcheck(["--vectors", good.path, bad.path])
-        #expect(fail.status == 1)
-        #expect(fail.out.contains("FAIL \(bad.path):2 [search] wrong on purpose"))
-        #expect(fail.out.contains("expected: \\u{DF}  (U+00DF)"))
-        #expect(fail.out.contains("got:      ss  (U+0073 U+0073)"))
-        #expect(fail.out.hasSuffix("3 passed, 1 failed\n"))
-
-        let missing = try foldcheck(["--vectors", dir.appendingPathComponent("none.tsv").path])
-        #expect(missing.status == 66)
+                """, status: 1)
+            let missing = dir.appendingPathComponent("none.tsv").path
+            try expectRun(["vectors", missing], stdout: "", stderr: "foldcheck: cannot read vector file \(missing)\n", status: 66)
+        }
     }
 
     @Test func repositoryVectorsPass() throws {
         let files = ["search.tsv", "ascii.tsv", "plain.tsv"].map { packageRoot.appendingPathComponent("TestVectors/" + $0).path }
-        let r = try foldcheck(["--vectors"] + files)
+        let r = try foldcheck(["vectors"] + files)
         #expect(r.status == 0, "\(r.out)")
         #expect(r.out.hasSuffix(" passed, 0 failed\n"))
+        #expect(!r.out.hasPrefix("0 passed"))
     }
 
-    @Test func maxLineBytesRefusesLongLines() throws {
-        let r = try foldcheck(["--max-line-bytes", "4"], stdin: Data("abcd\nabcde\n".utf8))
-        #expect(r.status == 65)
-        #expect(r.out == "abcd\n")
-        #expect(r.stderr.contains("line 2 is longer than --max-line-bytes 4"))
+    // MARK: find
+
+    let menu = "Crème brûlée\nCREME fraîche, crème\nsoupe\nTarte tatin"
+
+    @Test func findMarksEveryMatch() throws {
+        try expectRun(["find", "creme"], stdin: menu, stdout: "[Crème] brûlée\n[CREME] fraîche, [crème]\n")
+        // The last line, without a newline, is printed with one; \r\n is kept.
+        try expectRun(["find", "TATIN"], stdin: menu, stdout: "Tarte [tatin]\n")
+        try expectRun(["find", "soupe"], stdin: "a\r\nsoupe\r\n", stdout: "[soupe]\r\n")
+        try expectRun(["find", "x", "--profile", "nfc"], stdin: "X x\n", stdout: "X [x]\n")
+    }
+
+    @Test func findWithoutMatchExits1() throws {
+        try expectRun(["find", "pizza"], stdin: menu, stdout: "", status: 1)
+        try expectRun(["find", "pizza"], stdin: "", stdout: "", status: 1)
+    }
+
+    @Test func findWords() throws {
+        let titles = "The green door\nGreendoor\ndoor green\n"
+        try expectRun(["find", "gre do"], stdin: titles, stdout: "", status: 1)
+        try expectRun(["find", "green do"], stdin: titles, stdout: "The [green do]or\n")
+        try expectRun(["find", "gre do", "--words"], stdin: titles, stdout: "The [gre]en [do]or\n")
+        try expectRun(["find", "gre do", "--words", "--any-order"], stdin: titles, stdout: "The [gre]en [do]or\n[do]or [gre]en\n")
+        try expectRun(["find", "ÉCO nor", "--words"], stdin: "école normale\n", stdout: "[éco]le [nor]male\n")
+    }
+
+    @Test func findRespectsTypedDiacriticsAndCase() throws {
+        let text = "ete\nété\nÉTÉ\nEte\n"
+        try expectRun(["find", "été"], stdin: text, stdout: "[ete]\n[été]\n[ÉTÉ]\n[Ete]\n")
+        try expectRun(["find", "été", "--respect-diacritics"], stdin: text, stdout: "[été]\n[ÉTÉ]\n")
+        try expectRun(["find", "Ete", "--respect-case"], stdin: text, stdout: "[ÉTÉ]\n[Ete]\n")
+        try expectRun(["find", "É", "--respect-diacritics", "--respect-case"], stdin: text, stdout: "[É]T[É]\n")
+    }
+
+    @Test func findColor() throws {
+        let red = "\u{1B}[1;31m", reset = "\u{1B}[0m"
+        try expectRun(["find", "creme", "--color", "always"], stdin: "Crème brûlée\n", stdout: "\(red)Crème\(reset) brûlée\n")
+        try expectRun(["find", "creme", "--color", "never"], stdin: "Crème brûlée\n", stdout: "[Crème] brûlée\n")
+        // auto: stdout is a pipe here, so no colour.
+        try expectRun(["find", "creme", "--color", "auto"], stdin: "Crème brûlée\n", stdout: "[Crème] brûlée\n")
+        try expectRun(["find", "creme"], stdin: "Crème brûlée\n", stdout: "[Crème] brûlée\n")
+        let bad = try foldcheck(["find", "creme", "--color", "sometimes"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func findReadsFilesInOrderAndDashIsStdin() throws {
+        try withTemporaryDirectory { dir in
+            let a = dir.appendingPathComponent("a.txt"), b = dir.appendingPathComponent("b.txt")
+            try "crème a1\nnothing\n".write(to: a, atomically: true, encoding: .utf8)
+            try "b1 CREME\nlast crème".write(to: b, atomically: true, encoding: .utf8)
+            try expectRun(["find", "creme", a.path, b.path], stdout: "[crème] a1\nb1 [CREME]\nlast [crème]\n")
+            try expectRun(["find", "creme", b.path, "-", a.path], stdin: "stdin crème\n",
+                          stdout: "b1 [CREME]\nlast [crème]\nstdin [crème]\n[crème] a1\n")
+            try expectRun(["find", "creme", "-"], stdin: "Crème\n", stdout: "[Crème]\n")
+            let missing = dir.appendingPathComponent("none.txt").path
+            try expectRun(["find", "creme", a.path, missing], stdout: "[crème] a1\n",
+                          stderr: "foldcheck: cannot open \(missing): No such file or directory\n", status: 66)
+            // Invalid UTF-8 names the file, its line and offset.
+            try Data([0x6F, 0x6B, 0x0A, 0x61, 0xFF, 0x0A]).write(to: a)
+            try expectRun(["find", "ok", a.path], stdout: "[ok]\n",
+                          stderr: "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 4 of \(a.path)); use --replace-invalid to replace it with U+FFFD\n", status: 65)
+            try expectRun(["find", "a", "--replace-invalid", a.path], stdout: "[a]\u{FFFD}\n")
+        }
+    }
+
+    @Test func findMaxLineBytes() throws {
+        try expectRun(["find", "b", "--max-line-bytes", "3"], stdin: "abc\nabcd\n", stdout: "a[b]c\n",
+                      stderr: "foldcheck: line 2 is longer than --max-line-bytes 3 (it starts at byte offset 4 of the input)\n", status: 65)
+    }
+
+    /// A line longer than the reader's buffer is matched whole.
+    @Test func findInALongLine() throws {
+        let line = String(repeating: "x", count: 700_000) + "Crème" + String(repeating: "y", count: 300_000)
+        let r = try foldcheck(["find", "creme"], stdin: Data((line + "\nshort crème\n").utf8))
+        #expect(r.status == 0)
+        #expect(r.out == String(repeating: "x", count: 700_000) + "[Crème]" + String(repeating: "y", count: 300_000) + "\nshort [crème]\n")
+    }
+
+    // MARK: help
+
+    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"]]
+
+    /// The help of each command, compared with Fixtures/help-*.txt: a change to the interface is
+    /// seen in review. Regenerate with FOLDCHECK_UPDATE_FIXTURES=1 after a deliberate change.
+    @Test(arguments: helpCommands)
+    func helpSnapshot(command: [String]) throws {
+        let name = "help-" + (command.first ?? "foldcheck") + ".txt"
+        let fixture = packageRoot.appendingPathComponent("Tests/FoldCheckTests/Fixtures/" + name)
+        let r = try foldcheck(command + ["--help"])
+        #expect(r.status == 0)
+        #expect(r.stderr == "")
+        if ProcessInfo.processInfo.environment["FOLDCHECK_UPDATE_FIXTURES"] == "1" {
+            try r.stdout.write(to: fixture)
+        }
+        let expected = try String(contentsOf: fixture, encoding: .utf8)
+        #expect(expected.contains("Example"), "\(name) has no example")
+        #expect(r.out == expected, "\(name) differs from foldcheck \((command + ["--help"]).joined(separator: " "))")
+    }
+
+    @Test func helpListsEveryProfileAndExample() throws {
+        for command in Self.helpCommands where ["fold", "find", "explain", "fingerprint"].contains(command.first ?? "") {
+            let help = try foldcheck(command + ["--help"]).out
+            for p in ["search", "ascii", "nfc", "nfd", "nfkc", "nfkd", "nfkc-casefold"] {
+                #expect(help.contains("\n        \(p) "), "\(command) help lacks \(p)")
+            }
+        }
+        try expectRun(["help", "find"], stdout: try foldcheck(["find", "--help"]).out)
     }
 }

@@ -89,7 +89,7 @@ import Testing
                 default: bytes.append(UInt8.random(in: 0...255, using: &rng))
                 }
             }
-            let r = try foldcheck(["--replace-invalid"], stdin: Data(bytes))
+            let r = try foldcheck(["--replace-invalid", "--jobs", ["1", "2"].randomElement(using: &rng)!], stdin: Data(bytes))
             #expect(r.status == 0)
             let out = [UInt8](r.stdout)
             #expect(out.filter { $0 == 0x0A }.count == bytes.filter { $0 == 0x0A }.count)
@@ -118,12 +118,16 @@ import Testing
     }
 
     @Test func invalidUTF8AcrossReadBuffers() throws {
-        // A valid 3-byte character straddling the reader's 64 KiB buffer, then a truncated one.
-        var bytes = [UInt8](repeating: 0x61, count: 65_535) + [0xE2, 0x82, 0xAC] + [0x0A]
+        // A valid 3-byte character straddling the reader's 256 KiB buffer, then a truncated one.
+        let size = 1 << 18
+        var bytes = [UInt8](repeating: 0x61, count: size - 1) + [0xE2, 0x82, 0xAC] + [0x0A]
         #expect(try foldcheck([], stdin: Data(bytes)).stdout == Data(bytes))
-        bytes = [UInt8](repeating: 0x61, count: 65_535) + [0xE2, 0x82]
+        bytes = [UInt8](repeating: 0x61, count: size - 1) + [0xE2, 0x82]
         let r = try foldcheck([], stdin: Data(bytes))
         #expect(r.status == 65)
-        #expect(r.stderr.contains("line 1 at byte 65536 of the line (byte offset 65535 of the input)"), "\(r.stderr)")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 1 at byte \(size) of the line (byte offset \(size - 1) of the input); use --replace-invalid to replace it with U+FFFD\n", "\(r.stderr)")
+        // A "\r" at the very end of a full buffer, then "\n": one \r\n ending.
+        bytes = [0x0A] + [UInt8](repeating: 0x41, count: size - 2) + [0x0D, 0x0A, 0x42]
+        #expect(try foldcheck(["--jobs", "1"], stdin: Data(bytes)).stdout == Data([0x0A] + [UInt8](repeating: 0x61, count: size - 2) + [0x0D, 0x0A, 0x62]))
     }
 }

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Fold
+
+/// `foldcheck [fold]`: folds TEXT arguments, or stdin line by line.
+struct FoldCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fold",
+        abstract: "Fold TEXT arguments, or stdin line by line (the default subcommand).",
+        discussion: """
+            With TEXT arguments, prints the fold of each on its own line. With none, reads stdin \
+            and writes exactly one folded line per input line, keeping \\n and \\r\\n endings and \
+            a missing final newline as they were.
+
+            Examples:
+              foldcheck "Crème brûlée"                   # creme brulee
+              printf 'Straße\\r\\n' | foldcheck fold        # strasse
+              foldcheck --jobs 4 --replace-invalid < big.txt > big.folded
+            """
+    )
+
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Fold stdin in blocks of whole lines on this many threads; the output is the same bytes. (default: the number of cores)",
+        valueName: "n"))
+    var jobs: Int?
+
+    @Argument(help: "Text to fold; each argument prints one line. Without any, stdin is read.")
+    var text: [String] = []
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        try runWithOutput { out in
+            let folder = try profile.folder()
+            if !text.isEmpty {
+                for t in text { try out.write(folder.fold(t) + "\n") }
+                return Exit.ok
+            }
+            let reader = LineReader(.stdin, maxLineBytes: input.maxLineBytes)
+            let jobs = self.jobs ?? ParallelFold.cores
+            if jobs == 1 {
+                var lines = LineFolding(folder, replacingInvalid: input.replaceInvalid, inputName: reader.input.name)
+                try reader.forEachPiece { try lines.fold($0, into: out) }
+            } else {
+                try ParallelFold(folder: folder, replacingInvalid: input.replaceInvalid, jobs: jobs).run(reader, out)
+            }
+            return Exit.ok
+        }
+    }
+}

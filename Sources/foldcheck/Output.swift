@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Fold
+
+/// Buffered writes to a file descriptor, reporting write errors, or (with no descriptor) bytes
+/// collected in memory. Bytes are copied with `memcpy` straight from the caller's buffer. A
+/// closed pipe (EPIPE) is not an error: the reader has seen enough, and we stop quietly.
+final class Output {
+    let fd: Int32
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
+
+    struct BrokenPipe: Error {}
+
+    /// Writes to `fd`, flushing every `capacity` bytes.
+    init(fd: Int32, capacity: Int = 1 << 18) {
+        self.fd = fd
+        self.capacity = capacity
+        base = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    /// Collects bytes in memory, growing as needed (a block folded by one job).
+    init(collectingCapacity capacity: Int) {
+        fd = -1
+        self.capacity = max(capacity, 64)
+        base = .allocate(byteCount: self.capacity, alignment: 16)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes collected so far (valid until the next write or `clear()`).
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    func clear() { count = 0 }
+
+    @inline(__always)
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let n = bytes.count
+        guard n > 0 else { return }
+        if count + n > capacity { try makeRoom(n) }
+        if fd >= 0 && n > capacity {
+            try writeAll(bytes.baseAddress!, n)
+            return
+        }
+        memcpy(base + count, bytes.baseAddress!, n)
+        count += n
+    }
+
+    @inline(__always)
+    func write(_ ending: LineEnding) throws {
+        switch ending {
+        case .none: return
+        case .lf: try write(byte: 0x0A)
+        case .crlf: try write(byte: 0x0D); try write(byte: 0x0A)
+        }
+    }
+
+    @inline(__always)
+    func write(byte: UInt8) throws {
+        if count == capacity { try makeRoom(1) }
+        base.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+        count += 1
+    }
+
+    func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func makeRoom(_ n: Int) throws {
+        if fd >= 0 {
+            try flush()
+            return
+        }
+        var newCapacity = capacity * 2
+        while newCapacity < count + n { newCapacity *= 2 }
+        let newBase = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
+        newBase.copyMemory(from: base, byteCount: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    func flush() throws {
+        guard fd >= 0, count > 0 else { return }
+        let n = count
+        count = 0
+        try writeAll(base, n)
+    }
+
+    private func writeAll(_ start: UnsafeRawPointer, _ n: Int) throws {
+        var offset = 0
+        while offset < n {
+            #if canImport(Darwin)
+            let written = Darwin.write(fd, start + offset, n - offset)
+            #else
+            let written = Glibc.write(fd, start + offset, n - offset)
+            #endif
+            if written < 0 {
+                let e = errno
+                if e == EINTR { continue }
+                if e == EPIPE { throw BrokenPipe() }
+                throw Failure(message: "foldcheck: cannot write output: \(String(cString: strerror(e)))", code: Exit.ioError)
+            }
+            offset += written
+        }
+    }
+}
+
+/// Runs a command's body with stdout buffered, and turns what it throws into an exit: a closed
+/// pipe ends quietly with 0, a ``Failure`` prints its message after the output written so far.
+func runWithOutput(_ body: (Output) throws -> Int32) throws {
+    signal(SIGPIPE, SIG_IGN)
+    let out = Output(fd: 1)
+    do {
+        let code = try body(out)
+        try out.flush()
+        if code != 0 { throw ExitCode(code) }
+    } catch is Output.BrokenPipe {
+        return
+    } catch let failure as Failure {
+        do { try out.flush() } catch is Output.BrokenPipe { return } catch {}
+        writeError(failure.message)
+        throw ExitCode(failure.code)
+    } catch let error as ICUError {
+        writeError("foldcheck: \(error)")
+        throw ExitCode(Exit.software)
+    }
+}
+
+func writeError(_ message: String) {
+    let err = Output(fd: 2, capacity: 4096)
+    try? err.write(message + "\n")
+    try? err.flush()
+}
+
+func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
