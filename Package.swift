@@ -59,7 +59,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldCheckTests",
-            dependencies: ["Fold", "foldcheck"]
+            dependencies: ["Fold", "foldcheck"],
+            // Expected outputs, read by path from the tests (help snapshots).
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6],
