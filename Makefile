@@ -55,9 +55,14 @@ bench-keystrokes: deps
 bench-pathological: deps
 	cd Benchmarks && $(SWIFT) build -c release --product bench-pathological && .build/release/bench-pathological
 
-# foldcheck on a 100 MB file and a 500 MB single line (MB/s, peak RSS), and its cold start.
+# foldcheck through a pipe: MB/s and ratios to cat, the library's fold(utf8:) and ICU's nfkc_cf
+# as a line-by-line CLI, with --jobs and find; then a 100 MB file and a 500 MB single line (peak RSS).
 bench-foldcheck: deps
-	bash Benchmarks/Scripts/foldcheck_big.sh
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	$(SWIFT) build -c release --product foldcheck
+	cd Benchmarks && $(SWIFT) build -c release --product bench-peers && $(SWIFT) build -c release --product icu-lines
+	python3 Benchmarks/Scripts/foldcheck_ratios.py
+	bash Benchmarks/Scripts/foldcheck_big.sh --no-build
 
 # ordo-one benchmarks (throughput, wall clock, mallocs).
 bench: deps

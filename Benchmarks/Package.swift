@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "bench-peers", targets: ["bench-peers"]),
         .executable(name: "bench-keystrokes", targets: ["bench-keystrokes"]),
         .executable(name: "bench-pathological", targets: ["bench-pathological"]),
+        .executable(name: "icu-lines", targets: ["icu-lines"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -48,6 +49,12 @@ let package = Package(
             name: "bench-peers",
             dependencies: ["BenchSupport"],
             path: "Sources/bench-peers"
+        ),
+        // ICU's nfkc_cf as a line-by-line CLI: foldcheck's peer in `make bench-foldcheck`.
+        .executableTarget(
+            name: "icu-lines",
+            dependencies: ["ICUPeers"],
+            path: "Sources/icu-lines"
         ),
         // Search-as-you-type latency over 100,000 pre-folded titles, against Foundation.
         .executableTarget(

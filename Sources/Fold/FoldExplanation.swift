@@ -1,6 +1,6 @@
 /// Why a text folds the way it does: one row per input code point, with what each step did.
 ///
-/// This is what `foldcheck --explain` prints, and what to look at when a search does not match.
+/// This is what `foldcheck explain` prints, and what to look at when a search does not match.
 ///
 /// ```swift
 /// let explanation = try Folder(.search).explain("É")

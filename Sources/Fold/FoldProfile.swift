@@ -14,11 +14,19 @@
 /// folder.fold("Ｃｒèｍｅ")   // "crème"
 /// ```
 ///
+/// A profile is `Codable`, so an index can store the profile it was built with beside the
+/// folder's ``Folder/fingerprint``:
+///
+/// ```swift
+/// let stored = try JSONEncoder().encode(FoldProfile.search)
+/// let folder = try Folder(JSONDecoder().decode(FoldProfile.self, from: stored))
+/// ```
+///
 /// The steps run in the order of the properties below; the result is recomposed to NFC when
 /// ``composes`` is on (every preset but ``nfd`` and ``nfkd``).
-public struct FoldProfile: Sendable, Hashable, CustomStringConvertible {
+public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Which decomposition the first step applies.
-    public enum Decomposition: String, Sendable, Hashable, CaseIterable {
+    public enum Decomposition: String, Sendable, Hashable, Codable, CaseIterable {
         /// Canonical decomposition (NFD): é becomes e + U+0301; ﬁ stays ﬁ.
         case canonical
         /// Compatibility decomposition (NFKD): also splits ﬁ, ½, width and font variants.
@@ -101,7 +109,7 @@ public struct FoldProfile: Sendable, Hashable, CustomStringConvertible {
         name: "nfkc-casefold", decomposition: .compatibility, foldsCase: true,
         removesDefaultIgnorables: true)
 
-    /// Every preset, in the order `foldcheck --list-profiles` shows them.
+    /// Every preset, in the order `foldcheck profiles` shows them.
     public static let presets: [FoldProfile] = [.search, .ascii, .nfc, .nfd, .nfkc, .nfkd, .nfkcCasefold]
 
     /// The preset with this name (`search`, `ascii`, `nfc`, `nfd`, `nfkc`, `nfkd`,

@@ -334,6 +334,26 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         }
     }
 
+    @Test func foldReadsFilesInOrderAndDashIsStdin() throws {
+        try withTemporaryDirectory { dir in
+            let a = dir.appendingPathComponent("a.txt"), b = dir.appendingPathComponent("b.txt")
+            try "Crème\r\nÄ".write(to: a, atomically: true, encoding: .utf8)
+            try "ﬁn\n".write(to: b, atomically: true, encoding: .utf8)
+            for jobs in ["1", "2"] {
+                try expectRun(["--jobs", jobs, "--file", a.path, "-f", b.path], stdout: "creme\r\nafin\n")
+                try expectRun(["fold", "--jobs", jobs, "-f", b.path, "--file", "-", "-f", b.path], stdin: "STRASSE\n", stdout: "fin\nstrasse\nfin\n")
+            }
+            let missing = dir.appendingPathComponent("none.txt").path
+            try expectRun(["-f", b.path, "-f", missing], stdout: "fin\n",
+                          stderr: "foldcheck: cannot open \(missing): No such file or directory\n", status: 66)
+            try Data([0x6F, 0x6B, 0x0A, 0x61, 0xFF, 0x0A]).write(to: a)
+            try expectRun(["--jobs", "1", "-f", a.path], stdout: "ok\n",
+                          stderr: "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 4 of \(a.path)); use --replace-invalid to replace it with U+FFFD\n", status: 65)
+            try expectRun(["x", "-f", a.path], stdout: "",
+                          stderr: "foldcheck: give TEXT arguments or --file inputs, not both (see foldcheck --help)\n", status: 64)
+        }
+    }
+
     @Test func findMaxLineBytes() throws {
         try expectRun(["find", "b", "--max-line-bytes", "3"], stdin: "abc\nabcd\n", stdout: "a[b]c\n",
                       stderr: "foldcheck: line 2 is longer than --max-line-bytes 3 (it starts at byte offset 4 of the input)\n", status: 65)

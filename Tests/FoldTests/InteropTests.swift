@@ -12,6 +12,23 @@ import Testing
         let data = Data("Ærø".utf8)
         #expect(try folder.fold(utf8: data) == Array("aero".utf8))
     }
+
+    /// A profile round-trips through JSON (an index stores it), custom steps included, and the
+    /// decoded profile folds and fingerprints the same.
+    @Test func profilesAreCodable() throws {
+        var custom = FoldProfile.search
+        custom.name = "case-width"
+        custom.removesMarks = false
+        custom.foldsLetters = false
+        for profile in FoldProfile.presets + [custom] {
+            let decoded = try JSONDecoder().decode(FoldProfile.self, from: JSONEncoder().encode(profile))
+            #expect(decoded == profile)
+            #expect(try Folder(decoded).fingerprint == (try Folder(profile).fingerprint))
+        }
+        let json = String(decoding: try JSONEncoder().encode(custom), as: UTF8.self)
+        #expect(json.contains("\"decomposition\":\"compatibility\""))
+        #expect(try Folder(JSONDecoder().decode(FoldProfile.self, from: Data(json.utf8))).fold("Crème") == "crème")
+    }
 }
 
 @Suite struct InvalidUTF8Tests {

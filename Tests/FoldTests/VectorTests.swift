@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// TestVectors/*.tsv: hand-checked cases, also run by `foldcheck --vectors`.
+/// TestVectors/*.tsv: hand-checked cases, also run by `foldcheck vectors`.
 @Suite struct VectorTests {
     static let files = ["search.tsv", "ascii.tsv", "plain.tsv", "regressions.tsv"]
 

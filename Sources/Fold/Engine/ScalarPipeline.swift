@@ -2,7 +2,7 @@
 ///
 /// A fold is `compose(reorder(map(reorder(decompose(input)))))`, where `decompose` and `map` act
 /// on one scalar at a time; this type computes both for one scalar, and records each step for
-/// `foldcheck --explain`. The results are cached in ``ScalarTable``s.
+/// `foldcheck explain`. The results are cached in ``ScalarTable``s.
 struct ScalarPipeline: Sendable {
     let steps: FoldProfile.Steps
 

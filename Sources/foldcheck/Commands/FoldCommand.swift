@@ -7,14 +7,15 @@ struct FoldCommand: ParsableCommand {
         commandName: "fold",
         abstract: "Fold TEXT arguments, or stdin line by line (the default subcommand).",
         discussion: """
-            With TEXT arguments, prints the fold of each on its own line. With none, reads stdin \
-            and writes exactly one folded line per input line, keeping \\n and \\r\\n endings and \
-            a missing final newline as they were.
+            With TEXT arguments, prints the fold of each on its own line. With none, reads the \
+            --file inputs in order, or stdin, and writes exactly one folded line per input line, \
+            keeping \\n and \\r\\n endings and a missing final newline as they were.
 
             Examples:
               foldcheck "Crème brûlée"                   # creme brulee
               printf 'Straße\\r\\n' | foldcheck fold        # strasse
               foldcheck --jobs 4 --replace-invalid < big.txt > big.folded
+              foldcheck --file titles.txt --file - < more.txt
             """
     )
 
@@ -26,11 +27,16 @@ struct FoldCommand: ParsableCommand {
         valueName: "n"))
     var jobs: Int?
 
-    @Argument(help: "Text to fold; each argument prints one line. Without any, stdin is read.")
+    @Option(name: [.customShort("f"), .long], help: ArgumentHelp(
+        "Fold this file line by line (repeatable, folded in order; - is stdin).", valueName: "path"))
+    var file: [String] = []
+
+    @Argument(help: "Text to fold; each argument prints one line. Without any, the --file inputs or stdin are read.")
     var text: [String] = []
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if !text.isEmpty && !file.isEmpty { throw ValidationError("give TEXT arguments or --file inputs, not both") }
     }
 
     func run() throws {
@@ -40,13 +46,17 @@ struct FoldCommand: ParsableCommand {
                 for t in text { try out.write(folder.fold(t) + "\n") }
                 return Exit.ok
             }
-            let reader = LineReader(.stdin, maxLineBytes: input.maxLineBytes)
             let jobs = self.jobs ?? ParallelFold.cores
-            if jobs == 1 {
-                var lines = LineFolding(folder, replacingInvalid: input.replaceInvalid, inputName: reader.input.name)
-                try reader.forEachPiece { try lines.fold($0, into: out) }
-            } else {
-                try ParallelFold(folder: folder, replacingInvalid: input.replaceInvalid, jobs: jobs).run(reader, out)
+            for path in file.isEmpty ? ["-"] : file {
+                let source = try Input.open(path)
+                defer { source.close() }
+                let reader = LineReader(source, maxLineBytes: input.maxLineBytes)
+                if jobs == 1 {
+                    var lines = LineFolding(folder, replacingInvalid: input.replaceInvalid, inputName: reader.input.name)
+                    try reader.forEachPiece { try lines.fold($0, into: out) }
+                } else {
+                    try ParallelFold(folder: folder, replacingInvalid: input.replaceInvalid, jobs: jobs).run(reader, out)
+                }
             }
             return Exit.ok
         }
