@@ -10,20 +10,38 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     /// The folder the keys were folded with; match with a `Matcher` built on the same folder.
     public let folder: Folder
     /// The callers' identifiers and texts, in order.
-    public let ids: [ID]
-    public let originals: [String]
+    public private(set) var ids: [ID] = []
+    public private(set) var originals: [String] = []
     /// Every key's folded UTF-8, one after another; key `i` is `keyStarts[i]..<keyStarts[i+1]`.
-    @usableFromInline let bytes: [UInt8]
-    @usableFromInline let keyStarts: [Int]
+    @usableFromInline private(set) var bytes: [UInt8] = []
+    @usableFromInline private(set) var keyStarts: [Int] = [0]
     /// Word starts (offsets into `bytes`); key `i`'s are `wordStarts[wordIndex[i]..<wordIndex[i+1]]`.
-    @usableFromInline let wordStarts: [Int32]
-    @usableFromInline let wordIndex: [Int32]
+    @usableFromInline private(set) var wordStarts: [Int32] = []
+    @usableFromInline private(set) var wordIndex: [Int32] = [0]
 
     /// Folds every text once.
     public init(_ items: some Sequence<(id: ID, text: String)>, folder: Folder) {
         self.folder = folder
-        var ids: [ID] = [], originals: [String] = [], bytes: [UInt8] = [], keyStarts = [0]
-        var wordStarts: [Int32] = [], wordIndex: [Int32] = [0]
+        append(contentsOf: items)
+    }
+
+    /// An empty index, to fill with ``append(contentsOf:)`` or
+    /// ``build(_:folder:progress:)``.
+    ///
+    /// ```swift
+    /// var index = SearchIndex<Int>(folder: try Folder())
+    /// ```
+    public init(folder: Folder) {
+        self.folder = folder
+    }
+
+    /// Folds more texts into the index, after the ones it has: an app can search what has
+    /// loaded so far while the rest arrives.
+    ///
+    /// ```swift
+    /// index.append(contentsOf: [(id: 7, text: "Łódź")])
+    /// ```
+    public mutating func append(contentsOf items: some Sequence<(id: ID, text: String)>) {
         for (id, text) in items {
             ids.append(id)
             originals.append(text)
@@ -34,12 +52,6 @@ public struct SearchIndex<ID: Sendable>: Sendable {
             bytes += key
             keyStarts.append(bytes.count)
         }
-        self.ids = ids
-        self.originals = originals
-        self.bytes = bytes
-        self.keyStarts = keyStarts
-        self.wordStarts = wordStarts
-        self.wordIndex = wordIndex
     }
 
     /// The number of texts.
@@ -64,13 +76,14 @@ extension Matcher {
     @inlinable
     public func filter<ID>(_ index: SearchIndex<ID>) async throws -> [ID] {
         let keys = try matchingKeys(bytes: index.bytes, keyStarts: index.keyStarts, wordStarts: index.wordStarts,
-                                    wordIndex: index.wordIndex, originals: index.originals)
+                                    wordIndex: index.wordIndex, originals: index.originals, in: 0..<index.count)
         return keys.map { index.ids[$0] }
     }
 
     /// The indices of the matching keys: the search itself, not generic over the ids.
     @usableFromInline
-    func matchingKeys(bytes: [UInt8], keyStarts: [Int], wordStarts: [Int32], wordIndex: [Int32], originals: [String]) throws -> [Int] {
+    func matchingKeys(bytes: [UInt8], keyStarts: [Int], wordStarts: [Int32], wordIndex: [Int32], originals: [String],
+                      in range: Range<Int>) throws -> [Int] {
         var result: [Int] = []
         // A necessary condition first: the query (or, for word prefixes, its longest word)
         // occurs in the key. One memmem over each block of keys.
@@ -79,18 +92,18 @@ extension Matcher {
         case .substring: probe = queryKey
         case .wordPrefixes: probe = queryWords.max { $0.count < $1.count } ?? []
         }
-        let count = keyStarts.count - 1
-        guard !probe.isEmpty, count > 0 else { return [] }
-        result.reserveCapacity(min(count, 1024))
+        let count = range.upperBound
+        guard !probe.isEmpty, !range.isEmpty else { return [] }
+        result.reserveCapacity(min(range.count, 1024))
         if probe.count == 1 {
             // One byte (the first keystroke): most keys match, so scan each key from its start
             // and stop at the first hit, rather than calling memmem once per key.
             let b = probe[0]
             try bytes.withUnsafeBytes { all in
                 let p = all.bindMemory(to: UInt8.self)
-                var key = 0
+                var key = range.lowerBound
                 while key < count {
-                    if key % Self.indexBlock == 0 { try Task.checkCancellation() }
+                    if (key - range.lowerBound) % Self.indexBlock == 0 { try Task.checkCancellation() }
                     var j = keyStarts[key]
                     let end = keyStarts[key + 1]
                     while j < end && p[j] != b { j += 1 }
@@ -102,7 +115,7 @@ extension Matcher {
         }
         try bytes.withUnsafeBytes { all in
             try probe.withUnsafeBytes { needle in
-                var block = 0
+                var block = range.lowerBound
                 while block < count {
                     try Task.checkCancellation()
                     let blockEnd = min(count, block + Self.indexBlock)

@@ -1,0 +1,41 @@
+extension SearchIndex {
+    /// How many texts are folded between two progress reports and cancellation checks.
+    static var buildBlock: Int { 4096 }
+
+    /// Builds an index in the background, reporting progress: fractions that only grow and end
+    /// at exactly 1 when the index is complete. Cancelling the task stops the build within one
+    /// block of texts and throws `CancellationError`: a partial index is never returned. Run it
+    /// in a task of its own (a progress bar and a Cancel button drive it), never on the main
+    /// actor.
+    ///
+    /// ```swift
+    /// let build = Task.detached {
+    ///     try await SearchIndex.build(items, folder: folder) { fraction in
+    ///         Task { @MainActor in progressBar.value = fraction }
+    ///     }
+    /// }
+    /// cancelButton.action = { build.cancel() }
+    /// ```
+    public static func build(_ items: [(id: ID, text: String)], folder: Folder,
+                             progress: @Sendable (Double) -> Void = { _ in }) async throws -> SearchIndex {
+        var index = SearchIndex(folder: folder)
+        var done = 0
+        var reported = 0.0
+        while done < items.count {
+            try Task.checkCancellation()
+            let end = min(items.count, done + buildBlock)
+            index.append(contentsOf: items[done..<end])
+            done = end
+            // Strictly below 1 until the index is whole.
+            let fraction = min(Double(done) / Double(items.count), done == items.count ? 1 : 0.999_999)
+            if fraction > reported {
+                reported = fraction
+                if fraction < 1 { progress(fraction) }
+            }
+            await Task.yield()
+        }
+        try Task.checkCancellation()
+        progress(1)
+        return index
+    }
+}
