@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build test tsan generate vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench corpora fuzz clean
+.PHONY: deps run build test tsan generate vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-live bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -54,6 +54,12 @@ bench-keystrokes: deps
 # Hostile input: long combining runs (linear time), largest expansions, every code point.
 bench-pathological: deps
 	cd Benchmarks && $(SWIFT) build -c release --product bench-pathological && .build/release/bench-pathological
+
+# Live search over 100,000 and 1,000,000 titles: per-keystroke p50/p99 in both modes, submit,
+# last key to results, cancellation, background build.
+bench-live: deps
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	cd Benchmarks && $(SWIFT) build -c release --product bench-live && .build/release/bench-live
 
 # foldcheck through a pipe: MB/s and ratios to cat, the library's fold(utf8:) and ICU's nfkc_cf
 # as a line-by-line CLI, with --jobs and find; then a 100 MB file and a 500 MB single line (peak RSS).

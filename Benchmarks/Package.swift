@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "bench-keystrokes", targets: ["bench-keystrokes"]),
         .executable(name: "bench-pathological", targets: ["bench-pathological"]),
         .executable(name: "icu-lines", targets: ["icu-lines"]),
+        .executable(name: "bench-live", targets: ["bench-live"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -49,6 +50,15 @@ let package = Package(
             name: "bench-peers",
             dependencies: ["BenchSupport"],
             path: "Sources/bench-peers"
+        ),
+        // Live search over 100,000 and 1,000,000 titles: keystroke, submit, cancel, build.
+        .executableTarget(
+            name: "bench-live",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                "BenchSupport",
+            ],
+            path: "Sources/bench-live"
         ),
         // ICU's nfkc_cf as a line-by-line CLI: foldcheck's peer in `make bench-foldcheck`.
         .executableTarget(

@@ -9,7 +9,7 @@
 // languages and scripts), folds each once with `Folder.searchKey(for:id:)` (timed: the
 // pre-folding row), then types each query one keystroke at a time. For every prefix it times:
 //
-//   Fold loop     `Matcher(prefix, folder:)` built, then `matcher.matches(key)` over every key
+//   Fold loop     `Matcher(prefix, folder:)` built, then `matcher.hasMatch(in: key)` over every key
 //   Fold filter   `Matcher(prefix, folder:)` built, then `try await matcher.filter(keys)`
 //   Foundation    `title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])`
 //                 over every original title (no pre-folding: Foundation has no such API)
@@ -85,62 +85,6 @@ func parseOptions() -> Options {
 
 func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
 
-/// SplitMix64: small, fast, and the same sequence on every platform.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func inRange(_ r: ClosedRange<Int>) -> Int { r.lowerBound + below(r.count) }
-}
-
-/// Titles of 20 to 80 characters: runs of 1 to 4 consecutive words from random lines of random
-/// corpora, joined by spaces, until a random target length; the last word is cut to fit.
-func makeTitles(count: Int, seed: UInt64, corpora: [Corpus]) -> [String] {
-    var rng = SplitMix64(state: seed)
-    var titles: [String] = []
-    titles.reserveCapacity(count)
-    while titles.count < count {
-        let target = rng.inRange(20...80)
-        var words: [Substring] = []
-        var length = 0  // in Characters, with the separating spaces
-        while length < target {
-            let corpus = corpora[rng.below(corpora.count)]
-            let lineIndex = rng.below(corpus.lines.count)
-            let line = String(decoding: corpus.bytes[corpus.lines[lineIndex]], as: UTF8.self)
-            let lineWords = line.split(separator: " ")
-            if lineWords.isEmpty { continue }
-            let start = rng.below(lineWords.count)
-            let run = rng.inRange(1...4)
-            for w in lineWords[start..<min(lineWords.count, start + run)] {
-                let extra = (words.isEmpty ? 0 : 1) + w.count
-                if length + extra > 80 {
-                    let room = 80 - length - (words.isEmpty ? 0 : 1)
-                    if length < 20 && room > 0 {
-                        words.append(w.prefix(room))
-                        length = 80
-                    } else {
-                        length = max(length, target)  // stop here
-                    }
-                    break
-                }
-                words.append(w)
-                length += extra
-                if length >= target { break }
-            }
-        }
-        let title = words.joined(separator: " ")
-        let n = title.count
-        precondition(n >= 20 && n <= 80, "title of \(n) characters: \(title)")
-        titles.append(title)
-    }
-    return titles
-}
 
 func milliseconds(_ d: Duration) -> Double {
     let c = d.components
@@ -201,7 +145,7 @@ func typeQuery(_ query: String, mode: Matcher.Mode, folder: Folder, keys: [Searc
                 var count = 0
                 let t0 = clock.now
                 let matcher = Matcher(prefix, folder: folder, mode: mode)
-                for key in keys where matcher.matches(key) { count += 1 }
+                for key in keys where matcher.hasMatch(in: key) { count += 1 }
                 let t1 = clock.now
                 run.loop[k].append(milliseconds(t1 - t0))
                 if run.loopMatches[k] >= 0 && run.loopMatches[k] != count { log("  warning: loop count changed for \(prefix)") }
@@ -343,7 +287,7 @@ for word in options.words {
             var onlyFold: Int? = nil, onlyFoundation: Int? = nil
             var foldOnlyCount = 0, foundationOnlyCount = 0
             for (i, title) in titles.enumerated() {
-                let a = matcher.matches(keys[i])
+                let a = matcher.hasMatch(in: keys[i])
                 let b = title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive]) != nil
                 if a && !b { foldOnlyCount += 1; if onlyFold == nil { onlyFold = i } }
                 if b && !a { foundationOnlyCount += 1; if onlyFoundation == nil { onlyFoundation = i } }
