@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build test tsan generate vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-live bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test tsan generate vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-live bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -27,6 +27,13 @@ run: build
 	@.build/release/foldcheck fingerprint
 	@echo '$$ foldcheck vectors TestVectors/*.tsv'
 	@.build/release/foldcheck vectors TestVectors/*.tsv | tail -1
+
+# The loadable SQLite extension: `.load` it in the sqlite3 shell (or any SQLite host) for
+# `tokenize = 'fold'`. The last line printed is the library's path. It finds the Swift runtime
+# through its RUNPATH (the toolchain's lib directory), so hosts that are not Swift can load it.
+sqlite-extension: deps
+	@$(SWIFT) build -c release --product FoldSQLiteExtension >&2
+	@echo "$$(pwd)/.build/release/libFoldSQLiteExtension.so"
 
 # Builds and passes every test.
 test: deps

@@ -5,6 +5,9 @@ let package = Package(
     name: "Fold",
     products: [
         .library(name: "Fold", targets: ["Fold"]),
+        .library(name: "FoldSQLite", targets: ["FoldSQLite"]),
+        // The loadable SQLite extension (`make sqlite-extension`).
+        .library(name: "FoldSQLiteExtension", type: .dynamic, targets: ["CFoldSQLiteExtension"]),
         .executable(name: "foldcheck", targets: ["foldcheck"]),
     ],
     dependencies: [
@@ -40,6 +43,18 @@ let package = Package(
             name: "fold-generate",
             dependencies: ["Fold"]
         ),
+        // The system SQLite (Debian: libsqlite3-dev, with FTS5).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // What must be C for SQLite: the fts5_api lookup.
+        .target(name: "CFoldSQLite", dependencies: ["CSQLite"]),
+        // Fold inside SQLite's FTS5: the `fold` tokenizer, the query builder, the index helper.
+        .target(name: "FoldSQLite", dependencies: ["Fold", "CSQLite", "CFoldSQLite"]),
+        // The loadable extension's entry point (sqlite3ext.h); the tokenizer is FoldSQLite's.
+        .target(name: "CFoldSQLiteExtension", dependencies: ["FoldSQLite"]),
         // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
         .target(
             name: "FoldVectors",
@@ -56,6 +71,10 @@ let package = Package(
         .testTarget(
             name: "FoldTests",
             dependencies: ["Fold", "FoldVectors", "FoldReference"]
+        ),
+        .testTarget(
+            name: "FoldSQLiteTests",
+            dependencies: ["Fold", "FoldSQLite", "CSQLite"]
         ),
         .testTarget(
             name: "FoldCheckTests",

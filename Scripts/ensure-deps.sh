@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
-# Installs what Fold needs to build on Debian when it is missing: ICU's development files
-# (libicu-dev) and pkg-config, which SwiftPM uses to find ICU. Says what it installs.
+# Installs what Fold needs to build and test on Debian when it is missing, with apt-get, and
+# says what it installs:
+#   libicu-dev and pkg-config   ICU, found by SwiftPM through pkg-config (icu-uc, icu-i18n)
+#   libsqlite3-dev              SQLite with FTS5, for FoldSQLite (pkg-config sqlite3)
+#   sqlite3                     the sqlite3 shell, which the tests load the extension into
+#   tmux                        the terminal the tests of `foldcheck live` drive
 set -euo pipefail
-if pkg-config --exists icu-uc icu-i18n 2>/dev/null; then
+missing=()
+pkg-config --exists icu-uc icu-i18n 2>/dev/null || missing+=(libicu-dev pkg-config)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev pkg-config)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi
-echo "ensure-deps: pkg-config cannot find ICU; installing libicu-dev and pkg-config with apt-get" >&2
+# One name once, in order.
+packages=$(printf '%s\n' "${missing[@]}" | awk '!seen[$0]++' | tr '\n' ' ')
+echo "ensure-deps: missing ${packages}; installing them with apt-get" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
     if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-        echo "ensure-deps: not root and no sudo: install libicu-dev and pkg-config yourself" >&2
+        echo "ensure-deps: not root and no sudo: install ${packages}yourself" >&2
         exit 1
     fi
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq libicu-dev pkg-config
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq $packages
 pkg-config --modversion icu-uc | sed 's/^/ensure-deps: ICU /' >&2
+pkg-config --modversion sqlite3 | sed 's/^/ensure-deps: SQLite /' >&2

@@ -1,0 +1,39 @@
+import Fold
+
+/// The tokens FTS5 gets from Fold for a text: each word of the fold, with the byte range of the
+/// original text it came from. Text that is not valid UTF-8 is tokenized between its bad bytes
+/// (they separate words, as U+FFFD would), so offsets still point into the original bytes and
+/// nothing is rejected.
+enum DocumentTokens {
+    /// Calls `body(folded, start, end)` for each token in order; stops when it returns false.
+    static func forEach(in text: UnsafeBufferPointer<UInt8>, folder: Folder,
+                        _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) {
+        var start = 0
+        while start < text.count {
+            let rest = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start...]))
+            let bad = UTF8Validation.firstInvalidOffset(in: rest).map { start + $0 }
+            let end = bad ?? text.count
+            if end > start, !segment(UnsafeBufferPointer(rebasing: text[start..<end]), base: start, folder: folder, body) { return }
+            guard let bad else { return }
+            // Past the bad sequence: one byte, or a truncated sequence's lead and continuations.
+            var next = bad + 1
+            while next < text.count && text[next] & 0xC0 == 0x80 && next - bad < 4 { next += 1 }
+            start = next
+        }
+    }
+
+    /// One valid stretch: folded with its map back, cut into words on the fold.
+    private static func segment(_ utf8: UnsafeBufferPointer<UInt8>, base: Int, folder: Folder,
+                                _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) -> Bool {
+        let text = folder.foldedText(String(decoding: utf8, as: UTF8.self))
+        let folded = Array(text.folded.utf8)
+        for word in WordSegmenter.words(in: folded) {
+            let original = text.originalUTF8Range(ofFoldedUTF8: word)
+            let more = folded.withUnsafeBufferPointer {
+                body(UnsafeBufferPointer(rebasing: $0[word]), base + original.lowerBound, base + original.upperBound)
+            }
+            if !more { return false }
+        }
+        return true
+    }
+}
