@@ -65,6 +65,7 @@ let package = Package(
             dependencies: [
                 "Fold",
                 "FoldVectors",
+                "FoldSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -60,6 +60,17 @@ public final class FoldFTSIndex {
     var metaTable: String { table + "_fold" }
     var tokenize: String { "fold \(folder.profile.name)" }
 
+    /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
+    ///
+    /// ```swift
+    /// try index.recorded().fingerprint   // "fold1-search-u15.0-icu72.1-a4d966b4"
+    /// ```
+    public func recorded() throws -> (fingerprint: String?, tokenize: String?) {
+        guard try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil else { return (nil, nil) }
+        return (try connection.scalarText("SELECT value FROM \(quoted(metaTable)) WHERE key = 'fingerprint'"),
+                try connection.scalarText("SELECT value FROM \(quoted(metaTable)) WHERE key = 'tokenize'"))
+    }
+
     /// Whether the index is missing, or was built with another fingerprint or arguments.
     public func needsRebuild() throws -> Bool {
         let exists = try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil

@@ -354,6 +354,27 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         }
     }
 
+    @Test func indexAndSearchAnSQLiteDatabase() throws {
+        try withTemporaryDirectory { dir in
+            let db = dir.appendingPathComponent("titles.db").path
+            let titles = dir.appendingPathComponent("titles.txt")
+            try "Crème brûlée\nStraße in Łódź\nﬁnance Æther\n".write(to: titles, atomically: true, encoding: .utf8)
+            try expectRun(["index", db, titles.path], stdout: "")
+            try expectRun(["search", db, "creme bru"], stdout: "[Crème] [brûlée]\n")
+            try expectRun(["search", db, "stras"], stdout: "[Straße] in Łódź\n")
+            try expectRun(["search", db, "AT&T \"NEAR\" *"], stdout: "", status: 1)
+            // More lines from stdin, invalid UTF-8 included (indexed, never rejected).
+            try expectRun(["index", db, "-"], stdin: "more Łódź\n", stdout: "")
+            try expectRun(["search", db, "lodz", "--color", "never"], stdout: "more [Łódź]\nStraße in [Łódź]\n")   // bm25: the shorter line first
+            // Another profile: the index is rebuilt, and says so.
+            let r = try foldcheck(["index", db, "--profile", "ascii"], stdin: Data())
+            #expect(r.status == 0 && r.stderr.contains("rebuilding it with fold1-ascii-"), "\(r.stderr)")
+            try expectRun(["search", db, "lodz", "--limit", "1"], stdout: "more [Łódź]\n")
+            let missing = dir.appendingPathComponent("none.db").path
+            try expectRun(["search", missing, "x"], stdout: "", stderr: "foldcheck: no index in \(missing); build one with foldcheck index\n", status: 66)
+        }
+    }
+
     @Test func findMaxLineBytes() throws {
         try expectRun(["find", "b", "--max-line-bytes", "3"], stdin: "abc\nabcd\n", stdout: "a[b]c\n",
                       stderr: "foldcheck: line 2 is longer than --max-line-bytes 3 (it starts at byte offset 4 of the input)\n", status: 65)
@@ -369,7 +390,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
 
     // MARK: help
 
-    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"]]
+    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"]]
 
     /// The help of each command, compared with Fixtures/help-*.txt: a change to the interface is
     /// seen in review. Regenerate with FOLDCHECK_UPDATE_FIXTURES=1 after a deliberate change.
