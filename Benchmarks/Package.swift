@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "bench-pathological", targets: ["bench-pathological"]),
         .executable(name: "icu-lines", targets: ["icu-lines"]),
         .executable(name: "bench-live", targets: ["bench-live"]),
+        .executable(name: "bench-sqlite", targets: ["bench-sqlite"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -22,6 +23,19 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The system SQLite, for bench-sqlite's own statements.
+        .systemLibrary(name: "CSQLitePeer", path: "Sources/CSQLitePeer", pkgConfig: "sqlite3"),
+        // SQLite FTS5 with fold, unicode61 and trigram over 1,000,000 titles (`make bench-sqlite`).
+        .executableTarget(
+            name: "bench-sqlite",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                .product(name: "FoldSQLite", package: "Fold"),
+                "BenchSupport",
+                "CSQLitePeer",
+            ],
+            path: "Sources/bench-sqlite"
+        ),
         // ICU for the peer implementations only. Swift never imports this module (see ICUPeers).
         .systemLibrary(
             name: "CICUPeer",

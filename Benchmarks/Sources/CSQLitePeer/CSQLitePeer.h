@@ -1,0 +1,2 @@
+// The system SQLite, for bench-sqlite.
+#include <sqlite3.h>

@@ -1,0 +1,146 @@
+// bench-sqlite: 1,000,000 titles in FTS5 with the `fold` tokenizer, `unicode61
+// remove_diacritics 2` and `trigram`, in one run (issue 13).
+//
+//   swift build -c release --product bench-sqlite && .build/release/bench-sqlite [--titles N] [--reps 5]
+//
+// For each tokenizer: build time (one transaction, titles inserted one by one into an FTS5
+// table with its own content), database size (file bytes after the build), and query time per
+// keystroke: queries typed without accents, every prefix from 3 characters, as the live search
+// would send them (fold: FoldQuery, the last word a prefix; unicode61: the same quoted words with
+// the last a prefix; trigram: the typed text as one quoted string), `SELECT rowid ... LIMIT 50`
+// plus the count of all matches, p50/p99 over --reps repetitions. Then recall: for each query,
+// the titles `fold` finds that unicode61 misses, with examples.
+import BenchSupport
+import CSQLitePeer
+import Fold
+import FoldSQLite
+import Foundation
+
+var titleCount = 1_000_000
+var reps = 5
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    switch a {
+    case "--titles": titleCount = Int(args.popFirst() ?? "") ?? titleCount
+    case "--reps": reps = Int(args.popFirst() ?? "") ?? reps
+    default: FileHandle.standardError.write(Data("usage: bench-sqlite [--titles N] [--reps N]\n".utf8)); exit(2)
+    }
+}
+func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+let clock = ContinuousClock()
+func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15 }
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
+}
+
+final class DB {
+    let handle: OpaquePointer
+    init(_ path: String) {
+        var db: OpaquePointer? = nil
+        precondition(sqlite3_open(path, &db) == SQLITE_OK)
+        handle = db!
+        try! FoldSQLite.registerTokenizer(on: handle)
+    }
+    deinit { sqlite3_close_v2(handle) }
+    func exec(_ sql: String) {
+        var err: UnsafeMutablePointer<CChar>? = nil
+        if sqlite3_exec(handle, sql, nil, nil, &err) != SQLITE_OK { fatalError(String(cString: err!)) }
+    }
+    func prepare(_ sql: String) -> OpaquePointer {
+        var s: OpaquePointer? = nil
+        precondition(sqlite3_prepare_v2(handle, sql, -1, &s, nil) == SQLITE_OK, String(cString: sqlite3_errmsg(handle)))
+        return s!
+    }
+    /// The rowids (at most `limit`) and the count of all matches.
+    func query(_ table: String, _ match: String, limit: Int) -> (ids: [Int64], count: Int) {
+        let s = prepare("SELECT rowid FROM \(table) WHERE \(table) MATCH ?1")
+        defer { sqlite3_finalize(s) }
+        sqlite3_bind_text(s, 1, match, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        var ids: [Int64] = [], count = 0
+        while true {
+            let rc = sqlite3_step(s)
+            if rc != SQLITE_ROW { break }
+            if ids.count < limit { ids.append(sqlite3_column_int64(s, 0)) }
+            count += 1
+        }
+        return (ids, count)
+    }
+    func rowids(_ table: String, _ match: String) -> Set<Int64> {
+        let s = prepare("SELECT rowid FROM \(table) WHERE \(table) MATCH ?1")
+        defer { sqlite3_finalize(s) }
+        sqlite3_bind_text(s, 1, match, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        var out = Set<Int64>()
+        while sqlite3_step(s) == SQLITE_ROW { out.insert(sqlite3_column_int64(s, 0)) }
+        return out
+    }
+}
+
+let corpora = try Corpus.names.map { try Corpus.load($0) }
+let titles = makeTitles(count: titleCount, seed: 1, corpora: corpora)
+let folder = try Folder(.search)
+let queries = ["creme brulee", "lodz", "strasse", "smorrebrod", "ecole normale", "relationship", "eichhornchen"]
+let tokenizers = [("fold", "fold"), ("unicode61", "unicode61 remove_diacritics 2"), ("trigram", "trigram")]
+let directory = NSTemporaryDirectory() + "bench-sqlite-\(getpid())"
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: directory) }
+
+func matchExpression(_ tokenizer: String, _ typed: String) -> String? {
+    switch tokenizer {
+    case "fold": return FoldQuery.match(typed, folder: folder)
+    case "trigram": return "\"" + typed.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    default:
+        let words = typed.split(separator: " ").map { "\"" + $0 + "\"" }
+        return words.isEmpty ? nil : words.joined(separator: " ") + "*"
+    }
+}
+
+print("### SQLite FTS5: \(titleCount) titles, queries typed without accents (every prefix from 3 characters, \(reps) repetitions)\n")
+print("| tokenizer | build | database | keystroke p50 | keystroke p99 |")
+print("|---|---:|---:|---:|---:|")
+var dbs: [String: DB] = [:]
+var buildTimes: [String: Double] = [:]
+for (name, arguments) in tokenizers {
+    log("building \(name)")
+    let path = directory + "/\(name).db"
+    let db = DB(path)
+    db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(title, tokenize = '\(arguments)')")
+    let t0 = clock.now
+    db.exec("BEGIN")
+    let insert = db.prepare("INSERT INTO t(title) VALUES (?1)")
+    for title in titles {
+        sqlite3_bind_text(insert, 1, title, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        precondition(sqlite3_step(insert) == SQLITE_DONE)
+        sqlite3_reset(insert)
+    }
+    sqlite3_finalize(insert)
+    db.exec("COMMIT")
+    let build = ms(clock.now - t0)
+    buildTimes[name] = build
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    var times: [Double] = []
+    for _ in 0..<reps {
+        for q in queries {
+            for n in 3...q.count {
+                guard let match = matchExpression(name, String(q.prefix(n))) else { continue }
+                let t = clock.now
+                _ = db.query("t", match, limit: 50)
+                times.append(ms(clock.now - t))
+            }
+        }
+    }
+    dbs[name] = db
+    print("| \(name) | \(String(format: "%.1f s", build / 1000)) (\(String(format: "%.2f", build / (buildTimes["unicode61"] ?? buildTimes["fold"]!)))×) | \(String(format: "%.0f MB", Double(size) / 1e6)) | \(String(format: "%.2f ms", percentile(times, 0.5))) | \(String(format: "%.2f ms", percentile(times, 0.99))) |")
+}
+print("\nBuild ratios are to the first row built before them (fold's own row is 1.00×; compare fold's time with unicode61's).\n")
+print("#### Recall: what `fold` finds that `unicode61 remove_diacritics 2` misses\n")
+print("| query | fold | unicode61 | found by fold only | examples |")
+print("|---|---:|---:|---:|---|")
+for q in queries {
+    let f = dbs["fold"]!.rowids("t", FoldQuery.match(q, folder: folder, prefixLast: false)!)
+    let u = dbs["unicode61"]!.rowids("t", q.split(separator: " ").map { "\"\($0)\"" }.joined(separator: " "))
+    let only = f.subtracting(u).sorted()
+    let examples = only.prefix(3).map { "`" + titles[Int($0) - 1] + "`" }.joined(separator: "; ")
+    print("| \(q) | \(f.count) | \(u.count) | \(only.count) | \(examples) |")
+}
