@@ -96,8 +96,7 @@ func matchExpression(_ tokenizer: String, _ typed: String) -> String? {
 }
 
 print("### SQLite FTS5: \(titleCount) titles, queries typed without accents (every prefix from 3 characters, \(reps) repetitions)\n")
-print("| tokenizer | build | database | keystroke p50 | keystroke p99 |")
-print("|---|---:|---:|---:|---:|")
+var rows: [(String, Double, Int, Double, Double)] = []
 var dbs: [String: DB] = [:]
 var buildTimes: [String: Double] = [:]
 for (name, arguments) in tokenizers {
@@ -131,9 +130,15 @@ for (name, arguments) in tokenizers {
         }
     }
     dbs[name] = db
-    print("| \(name) | \(String(format: "%.1f s", build / 1000)) (\(String(format: "%.2f", build / (buildTimes["unicode61"] ?? buildTimes["fold"]!)))×) | \(String(format: "%.0f MB", Double(size) / 1e6)) | \(String(format: "%.2f ms", percentile(times, 0.5))) | \(String(format: "%.2f ms", percentile(times, 0.99))) |")
+    rows.append((name, build, size, percentile(times, 0.5), percentile(times, 0.99)))
 }
-print("\nBuild ratios are to the first row built before them (fold's own row is 1.00×; compare fold's time with unicode61's).\n")
+let base = rows.first { $0.0 == "unicode61" }!
+print("| tokenizer | build | database | keystroke p50 | keystroke p99 |")
+print("|---|---:|---:|---:|---:|")
+for (name, build, size, p50, p99) in rows {
+    print("| \(name) | \(String(format: "%.1f s (%.2f×)", build / 1000, build / base.1)) | \(String(format: "%.0f MB", Double(size) / 1e6)) | \(String(format: "%.2f ms (%.2f×)", p50, p50 / base.3)) | \(String(format: "%.2f ms (%.2f×)", p99, p99 / base.4)) |")
+}
+print("\nRatios in parentheses are to unicode61 in the same run.\n")
 print("#### Recall: what `fold` finds that `unicode61 remove_diacritics 2` misses\n")
 print("| query | fold | unicode61 | found by fold only | examples |")
 print("|---|---:|---:|---:|---|")
