@@ -147,7 +147,7 @@ public struct Folder: Sendable {
     /// beside an index and rebuild the index when it differs.
     ///
     /// ```swift
-    /// try Folder(.search).fingerprint   // "fold1-search-u15.0-icu72.1-3f9c0a7d"
+    /// try Folder(.search).fingerprint   // "fold2-search-u15.0-icu72.1-d8a537aa"
     /// ```
     public var fingerprint: String { Fingerprint.make(profile) }
 }

@@ -19,6 +19,13 @@ package enum ReferenceFold {
                 return ScalarPolicy.punctuationFold(whole) ?? [whole]
             }
             s = try ICU.normalize(decomposition, utf8: s)
+            if steps.foldsCase && steps.removesMarks {
+                // Marks the policy removes whose case folding is not themselves (U+0345) go first.
+                s = mapScalars(s) { x in
+                    if (try? ICU.foldCase(x)) != [x], case .removed = ScalarPolicy.markDecision(x) { return [] }
+                    return [x]
+                }
+            }
             if steps.foldsCase {
                 for _ in 0..<8 {
                     let folded = try ICU.normalize(decomposition, utf8: try ICU.foldCase(utf8: s))

@@ -49,6 +49,23 @@ struct ScalarPipeline: Sendable {
 
     private func mapOnce(_ input: [UInt32], traces: inout [Trace]?) -> [UInt32] {
         var s = input
+        if steps.removesMarks && steps.foldsCase {
+            // A mark the policy removes goes before case folding can turn it into a letter:
+            // U+0345 YPOGEGRAMMENI (the iota subscript of ᾳ, ῃ, ῳ and the prosgegrammeni of ᾼ)
+            // case-folds to ι, which the marks step would no longer see. Modern monotonic
+            // Greek drops it, as PostgreSQL's unaccent does, so ᾠδή meets ωδή.
+            var kept: [UInt32] = []
+            var notes: [String] = []
+            for x in s {
+                if (try? ICU.foldCase(x)) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
+                    notes.append("U+\(hex(x)) removed before case folding: \(why)")
+                } else {
+                    kept.append(x)
+                }
+            }
+            record(&traces, "marks", s, kept, notes)
+            s = kept
+        }
         if steps.foldsCase {
             let folded = s.flatMap { (try? ICU.foldCase($0)) ?? [0xFFFD] }
             let redecomposed = folded.flatMap { decompose($0) }

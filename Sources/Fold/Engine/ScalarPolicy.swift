@@ -3,7 +3,7 @@
 /// the policy, the data comes from ICU.
 package enum ScalarPolicy {
     /// Bump when a decision below changes: it is part of every fingerprint.
-    package static let tableVersion = 1
+    package static let tableVersion = 2
 
     // MARK: Marks
 
