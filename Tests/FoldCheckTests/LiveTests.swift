@@ -32,30 +32,49 @@ final class TmuxSession {
         try run(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "sh \(script.path)"])
     }
 
+    /// Ends what runs in the pane (its process group: the script, foldcheck, sleep), then the
+    /// server.
     deinit {
+        if let pane = try? run(["list-panes", "-t", "0", "-F", "#{pane_pid}"]),
+           let pid = Int32(pane.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 {
+            kill(-pid, SIGKILL)
+        }
         _ = try? run(["kill-server"])
     }
 
+    /// Runs tmux with `arguments` (posix_spawn and waitpid: the server it may start keeps the
+    /// descriptors it was given, so its output goes to files, not pipes) and returns its stdout.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tmux)
-        process.arguments = ["-L", socket] + arguments
+        let dir = FileManager.default.temporaryDirectory.path
+        let outPath = "\(dir)/\(socket)-\(UUID().uuidString).out"
+        let errPath = outPath + ".err"
+        defer { unlink(outPath); unlink(errPath) }
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "TMUX")
         if environment["TERM"] == nil || environment["TERM"] == "dumb" { environment["TERM"] = "xterm-256color" }
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TmuxFailed(description: "tmux \(arguments.joined(separator: " ")) failed: \(String(decoding: errors, as: UTF8.self))")
+        let argv = ([tmux, "-L", socket] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, tmux, &actions, nil, argv, envp)
+        guard spawned == 0 else {
+            throw TmuxFailed(description: "cannot run \(tmux): \(String(cString: strerror(spawned)))")
         }
-        return String(decoding: data, as: UTF8.self)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+            throw TmuxFailed(description: "tmux \(arguments.joined(separator: " ")) failed (wait status \(status)): \(err)")
+        }
+        return out
     }
 
     func send(_ keys: String...) throws { try run(["send-keys", "-t", "0"] + keys) }
@@ -97,7 +116,7 @@ final class TmuxSession {
                 sh -c 'echo $$ > "$1"/pid; exec "$2" live '"\(arguments)"' "$1"/input.txt > "$1"/out.txt' sh '\(dir.path)' '\(foldcheckURL.path)'
                 echo "status=$?"
                 stty -a | grep -o -- '-icanon\\|icanon'
-                sleep 600
+                sleep 120
 
                 """.utf8).write(to: script)
             let session = try TmuxSession(script: script, columns: columns, rows: rows)
@@ -213,7 +232,7 @@ final class TmuxSession {
             try Data("""
                 "\(foldcheckURL.path)" live --words < "\(input.path)" > "\(dir.path)/out.txt"
                 echo "status=$?"
-                sleep 600
+                sleep 120
 
                 """.utf8).write(to: script)
             let tmux = try TmuxSession(script: script)
