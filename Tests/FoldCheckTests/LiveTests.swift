@@ -40,6 +40,9 @@ final class TmuxSession {
             kill(-pid, SIGKILL)
         }
         _ = try? run(["kill-server"])
+        // A server that ended with its last pane can leave its socket behind.
+        let dir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        unlink("\(dir)/tmux-\(getuid())/\(socket)")
     }
 
     /// Runs tmux with `arguments` (posix_spawn and waitpid: the server it may start keeps the
