@@ -16,6 +16,7 @@ struct FoldCheck: ParsableCommand {
               foldcheck explain "Ǆ½"
               foldcheck vectors TestVectors/*.tsv
               foldcheck index titles.db titles.txt && foldcheck search titles.db "creme bru"
+              foldcheck live cities.txt                  # search as you type
 
             Exit codes: 0 success; 1 a vector failed, or find matched no line; 64 usage error; \
             65 invalid UTF-8 in the input (or a line over --max-line-bytes); 66 a vector file or \
@@ -24,7 +25,7 @@ struct FoldCheck: ParsableCommand {
             quietly with 0.
             """,
         version: "0.1.0",
-        subcommands: [FoldCommand.self, FindCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self],
+        subcommands: [FoldCommand.self, FindCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self],
         defaultSubcommand: FoldCommand.self
     )
 

@@ -390,7 +390,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
 
     // MARK: help
 
-    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"]]
+    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"], ["live"]]
 
     /// The help of each command, compared with Fixtures/help-*.txt: a change to the interface is
     /// seen in review. Regenerate with FOLDCHECK_UPDATE_FIXTURES=1 after a deliberate change.
@@ -410,7 +410,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
     }
 
     @Test func helpListsEveryProfileAndExample() throws {
-        for command in Self.helpCommands where ["fold", "find", "explain", "fingerprint"].contains(command.first ?? "") {
+        for command in Self.helpCommands where ["fold", "find", "explain", "fingerprint", "live"].contains(command.first ?? "") {
             let help = try foldcheck(command + ["--help"]).out
             for p in ["search", "ascii", "nfc", "nfd", "nfkc", "nfkd", "nfkc-casefold"] {
                 #expect(help.contains("\n        \(p) "), "\(command) help lacks \(p)")
