@@ -1,0 +1,217 @@
+/// One word of a text, folded: what an index stores, with the exact bytes of the original it
+/// came from, to highlight a hit where the user wrote it.
+///
+/// ```swift
+/// let text = "L'Été à Paris"
+/// for token in try Folder().tokens(in: text) {
+///     print(token.index, token.folded, token.originalUTF8Range)
+/// }
+/// // 0 l 0..<1
+/// // 1 ete 2..<7      ("Été")
+/// // 2 a 8..<10       ("à")
+/// // 3 paris 11..<16
+/// ```
+public struct Token: Sendable, Hashable, CustomStringConvertible {
+    /// The token's position among the tokens of its text: 0, 1, 2, ...
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "a b").map(\.index)   // [0, 1]
+    /// ```
+    public let index: Int
+    /// The UTF-8 byte range of the original text that produced the token: inside the text, on
+    /// scalar boundaries, and whole (ß for the "ss" of "strasse", a letter with the marks the
+    /// fold removed from it).
+    ///
+    /// ```swift
+    /// let t = try Folder().tokens(in: "Straße").first!
+    /// t.originalUTF8Range   // 0..<7
+    /// ```
+    public let originalUTF8Range: Range<Int>
+    /// The UTF-8 byte range of the token in the folded text (``Tokens/folded``).
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "Crème brûlée").map(\.foldedUTF8Range)   // [0..<5, 6..<12]
+    /// ```
+    public let foldedUTF8Range: Range<Int>
+    let storage: [UInt8]
+
+    /// The folded word as UTF-8, a slice of the folded text shared by every token (no copy).
+    ///
+    /// ```swift
+    /// Array(try Folder().tokens(in: "Éte").first!.foldedUTF8)   // Array("ete".utf8)
+    /// ```
+    public var foldedUTF8: ArraySlice<UInt8> { storage[foldedUTF8Range] }
+
+    /// The folded word as a `String` (built on each call).
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "ﬁnance").map(\.folded)   // ["finance"]
+    /// ```
+    public var folded: String { String(decoding: foldedUTF8, as: UTF8.self) }
+
+    /// The token's range in `original`, the text it was made from.
+    ///
+    /// ```swift
+    /// let text = "Crème brûlée"
+    /// let token = try Folder().tokens(in: text).first!
+    /// text[token.originalRange(in: text)]   // "Crème"
+    /// ```
+    public func originalRange(in original: String) -> Range<String.Index> {
+        let utf8 = original.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: originalUTF8Range.lowerBound)
+        return start..<utf8.index(start, offsetBy: originalUTF8Range.count)
+    }
+
+    /// `folded@start..<end`, for debugging.
+    public var description: String { "\(folded)@\(originalUTF8Range)" }
+
+    public static func == (a: Token, b: Token) -> Bool {
+        a.index == b.index && a.originalUTF8Range == b.originalUTF8Range && a.foldedUTF8 == b.foldedUTF8
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(index)
+        hasher.combine(originalUTF8Range)
+        hasher.combine(foldedUTF8Range.count)
+        for byte in foldedUTF8 { hasher.combine(byte) }
+    }
+}
+
+/// The tokens of one text, made lazily as they are iterated: the text is folded once when the
+/// sequence is made, and each word is found and mapped back to the original when it is reached.
+/// Iterate it as often as needed; `Array(tokens)` when all are wanted at once.
+///
+/// ```swift
+/// let tokens = try Folder().tokens(in: "Ça coûte 3,50 €, c'est ½ prix")
+/// tokens.map(\.folded)   // ["ca", "coute", "3,50", "c", "est", "1", "2", "prix"]
+/// ```
+public struct Tokens: Sequence, Sendable {
+    /// The text the tokens come from.
+    public let original: String
+    /// The folded text as UTF-8 (what ``Token/foldedUTF8`` slices).
+    public let foldedUTF8: [UInt8]
+    /// The map back to the original; nil when the fold kept the original's shape byte for byte.
+    let map: FoldedText?
+    /// The words, when they came from ICU's iterator (dictionary scripts) and not the fast path.
+    let dictionaryWords: [Range<Int>]?
+
+    init(original: String, foldedUTF8: [UInt8], map: FoldedText?) {
+        self.original = original
+        self.foldedUTF8 = foldedUTF8
+        self.map = map
+        dictionaryWords = foldedUTF8.withUnsafeBufferPointer {
+            WordBreaker.needsICU($0) ? WordBreaker.referenceWords(in: $0) : nil
+        }
+    }
+
+    /// The folded text (the same as `Folder.fold(original)`).
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "Crème").folded   // "creme"
+    /// ```
+    public var folded: String { String(decoding: foldedUTF8, as: UTF8.self) }
+
+    /// Makes the tokens one at a time.
+    ///
+    /// ```swift
+    /// var it = try Folder().tokens(in: "a b").makeIterator()
+    /// it.next()?.folded   // "a"
+    /// ```
+    public func makeIterator() -> Iterator { Iterator(tokens: self) }
+
+    /// The iterator of ``Tokens``: finds the next word from where the last one ended.
+    ///
+    /// ```swift
+    /// var it = try Folder().tokens(in: "x").makeIterator()
+    /// while let token = it.next() { print(token.folded) }
+    /// ```
+    public struct Iterator: IteratorProtocol, Sendable {
+        let tokens: Tokens
+        var position = 0
+        var index = 0
+
+        /// The next token, or nil at the end.
+        ///
+        /// ```swift
+        /// var it = try Folder().tokens(in: "é").makeIterator()
+        /// it.next()?.originalUTF8Range   // 0..<2
+        /// ```
+        public mutating func next() -> Token? {
+            let range: Range<Int>
+            if let words = tokens.dictionaryWords {
+                guard index < words.count else { return nil }
+                range = words[index]
+            } else {
+                let from = position
+                guard let word = tokens.foldedUTF8.withUnsafeBufferPointer({ WordBreaker.nextWord(in: $0, from: from) }) else { return nil }
+                range = word
+                position = word.upperBound
+            }
+            let original = tokens.map?.originalUTF8Range(ofFoldedUTF8: range) ?? range
+            defer { index += 1 }
+            return Token(index: index, originalUTF8Range: original, foldedUTF8Range: range, storage: tokens.foldedUTF8)
+        }
+    }
+}
+
+extension Folder {
+    /// The words of `text`, folded, each with the UTF-8 byte range of `text` it came from: what
+    /// to put in a search index. Words are found in the folded text by Unicode word
+    /// segmentation (UAX #29) with Fold's decisions for search: an apostrophe splits
+    /// (`l'été` → `l`, `ete`), numbers keep their inner periods and commas (`3.14`, `1,000`),
+    /// each Han, Hiragana and Katakana character is a token, Thai, Lao, Khmer and Myanmar go
+    /// through ICU's dictionaries, and punctuation and spaces give no token.
+    ///
+    /// ```swift
+    /// let folder = try Folder(.search)
+    /// folder.tokens(in: "ﬁnance l'été").map(\.folded)   // ["finance", "l", "ete"]
+    /// folder.tokens(in: "Straße").first!.originalUTF8Range   // 0..<7
+    /// ```
+    public func tokens(in text: some StringProtocol) -> Tokens {
+        var original = text as? String ?? String(text)
+        original.makeContiguousUTF8()
+        let cheap = original.utf8.withContiguousStorageIfAvailable { utf8 -> [UInt8]? in
+            // ASCII that folds letter for letter keeps its shape: the fold's offsets are the
+            // original's, with no map to build.
+            guard engine.asciiKeepsShape, UTF8Validation.isASCII(utf8) else { return nil }
+            guard case .success(let folded) = foldBytes(utf8, replacingInvalid: true), folded.count == utf8.count else { return nil }
+            return folded
+        }
+        if let cheap, let folded = cheap {
+            return Tokens(original: original, foldedUTF8: folded, map: nil)
+        }
+        let text = foldedText(original)
+        return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text)
+    }
+
+    /// The tokens of UTF-8 bytes (see ``tokens(in:)``); their ranges are offsets into `bytes`.
+    /// Invalid UTF-8 throws ``InvalidUTF8Error`` with the offset of the first bad byte, as
+    /// ``fold(utf8:)`` does.
+    ///
+    /// ```swift
+    /// let tokens = try Folder().tokens(inUTF8: Array("Crème brûlée".utf8))
+    /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<14]
+    /// ```
+    public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
+        if let bad = UTF8Validation.firstInvalidOffset(in: bytes) { throw InvalidUTF8Error(byteOffset: bad) }
+        return tokens(in: String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+extension UTF8Validation {
+    /// Whether every byte is ASCII.
+    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = utf8.baseAddress else { return true }
+        let n = utf8.count
+        var i = 0
+        while i + 8 <= n {
+            if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            i += 8
+        }
+        while i < n {
+            if p[i] >= 0x80 { return false }
+            i += 1
+        }
+        return true
+    }
+}

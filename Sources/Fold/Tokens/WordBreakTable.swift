@@ -1,0 +1,110 @@
+/// The word-boundary class of every code point, built once from ICU's Word_Break,
+/// Line_Break and Script properties: the data of the tokenizer's fast path
+/// (``WordBreaker``), kept apart from its state machine.
+///
+/// Two stages: a block number for each 128 code points, and the distinct blocks.
+struct WordBreakTable: Sendable {
+    /// A code point's role in Fold's word boundaries: UAX #29's Word_Break values, with Fold's
+    /// decisions folded in (apostrophes, per-character CJK) and the code points the fast path
+    /// hands to ICU marked ``slow``.
+    enum Class: UInt8, Sendable {
+        /// Starts no word and joins none: spaces, punctuation, symbols, emoji.
+        case other = 0
+        /// UAX #29 ALetter (Latin, Greek, Cyrillic, Hangul, ... letters).
+        case letter
+        /// UAX #29 Hebrew_Letter.
+        case hebrewLetter
+        /// UAX #29 Numeric.
+        case numeric
+        /// UAX #29 ExtendNumLet (the low line "_" and its kin).
+        case extendNumLet
+        /// UAX #29 MidLetter (":" and "·"): joins two letters.
+        case midLetter
+        /// UAX #29 MidNum ("," and ";"): joins two digits.
+        case midNum
+        /// UAX #29 MidNumLet without the apostrophes ("."): joins two letters or two digits.
+        case midNumLet
+        /// An apostrophe (U+0027, U+2018, U+2019, U+FF07): Fold's decision, it always splits.
+        case apostrophe
+        /// UAX #29 Double_Quote: joins two Hebrew letters.
+        case doubleQuote
+        /// UAX #29 Extend and Format: belongs to the character before it (WB4).
+        case extend
+        /// Han, Hiragana and Word_Break=Katakana: each character its own token.
+        case ideographic
+        /// CR, LF and UAX #29 Newline: a mark after one does not attach to it.
+        case lineBreak
+        /// Complex_Context (dictionary scripts) and ZWJ: the text goes to ICU's iterator.
+        case slow
+    }
+
+    private let stage1: [UInt16]
+    private let stage2: [UInt8]
+
+    /// The class of one code point from ICU's properties (the table's source, and the
+    /// reference the tests compare the table with).
+    static func classify(_ c: UInt32) -> Class {
+        if ICU.isComplexContext(c) { return .slow }
+        let wb = ICU.wordBreakProperty(c)
+        switch wb {
+        case .zwj: return .slow
+        case .extend, .format: return .extend
+        default: break
+        }
+        if c == 0x27 || c == 0x2018 || c == 0x2019 || c == 0xFF07 { return .apostrophe }
+        let script = ICU.script(c)
+        if wb == .katakana || script == han || script == hiragana { return .ideographic }
+        switch wb {
+        case .aLetter: return .letter
+        case .hebrewLetter: return .hebrewLetter
+        case .numeric: return .numeric
+        case .extendNumLet: return .extendNumLet
+        case .midLetter: return .midLetter
+        case .midNum: return .midNum
+        case .midNumLet, .singleQuote: return .midNumLet
+        case .doubleQuote: return .doubleQuote
+        case .cr, .lf, .newline: return .lineBreak
+        default: return .other
+        }
+    }
+
+    private static let han = ICU.scriptCode("Hani")
+    private static let hiragana = ICU.scriptCode("Hira")
+
+    /// The table every tokenizer shares, built on first use (about 1.1 million lookups).
+    static let shared = WordBreakTable()
+
+    private init() {
+        var stage1: [UInt16] = []
+        var stage2: [UInt8] = []
+        var blocks: [[UInt8]: UInt16] = [:]
+        stage1.reserveCapacity(0x110000 >> 7)
+        var block = [UInt8](repeating: 0, count: 128)
+        for start in stride(from: 0, to: 0x110000, by: 128) {
+            for k in 0..<128 {
+                let c = UInt32(start + k)
+                block[k] = (0xD800...0xDFFF).contains(c) ? Class.other.rawValue : Self.classify(c).rawValue
+            }
+            if let n = blocks[block] {
+                stage1.append(n)
+            } else {
+                let n = UInt16(blocks.count)
+                blocks[block] = n
+                stage2 += block
+                stage1.append(n)
+            }
+        }
+        self.stage1 = stage1
+        self.stage2 = stage2
+    }
+
+    /// The class of a code point (≤ U+10FFFF).
+    @inline(__always)
+    func callAsFunction(_ c: UInt32) -> Class {
+        stage1.withUnsafeBufferPointer { s1 in
+            stage2.withUnsafeBufferPointer { s2 in
+                Class(rawValue: s2[Int(s1[Int(c >> 7)]) << 7 | Int(c & 127)]) ?? .other
+            }
+        }
+    }
+}
