@@ -200,6 +200,7 @@ int32_t cfold_has_property(uint32_t code_point, int32_t which) {
     case CFOLD_PROP_DEFAULT_IGNORABLE: p = UCHAR_DEFAULT_IGNORABLE_CODE_POINT; break;
     case CFOLD_PROP_WHITE_SPACE: p = UCHAR_WHITE_SPACE; break;
     case CFOLD_PROP_DASH: p = UCHAR_DASH; break;
+    case CFOLD_PROP_IDEOGRAPHIC: p = UCHAR_IDEOGRAPHIC; break;
     default: return 0;
     }
     return u_hasBinaryProperty(static_cast<UChar32>(code_point), p) ? 1 : 0;

@@ -190,7 +190,7 @@ extension Folder {
     ///
     /// ```swift
     /// let tokens = try Folder().tokens(inUTF8: Array("Crème brûlée".utf8))
-    /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<14]
+    /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<15]
     /// ```
     public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
         if let bad = UTF8Validation.firstInvalidOffset(in: bytes) { throw InvalidUTF8Error(byteOffset: bad) }

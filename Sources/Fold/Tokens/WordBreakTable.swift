@@ -10,6 +10,9 @@ struct WordBreakTable: Sendable {
     enum Class: UInt8, Sendable {
         /// Starts no word and joins none: spaces, punctuation, symbols, emoji.
         case other = 0
+        /// A precomposed Hangul syllable (U+AC00...U+D7A3): as in ICU's root rules, syllables
+        /// join each other and nothing else.
+        case hangulSyllable
         /// UAX #29 ALetter (Latin, Greek, Cyrillic, Hangul, ... letters).
         case letter
         /// UAX #29 Hebrew_Letter.
@@ -18,7 +21,7 @@ struct WordBreakTable: Sendable {
         case numeric
         /// UAX #29 ExtendNumLet (the low line "_" and its kin).
         case extendNumLet
-        /// UAX #29 MidLetter (":" and "·"): joins two letters.
+        /// UAX #29 MidLetter ("·"; not the colons, as in ICU's root rules): joins two letters.
         case midLetter
         /// UAX #29 MidNum ("," and ";"): joins two digits.
         case midNum
@@ -30,11 +33,12 @@ struct WordBreakTable: Sendable {
         case doubleQuote
         /// UAX #29 Extend and Format: belongs to the character before it (WB4).
         case extend
-        /// Han, Hiragana and Word_Break=Katakana: each character its own token.
+        /// Ideographic, Hiragana and Word_Break=Katakana: each character its own token.
         case ideographic
         /// CR, LF and UAX #29 Newline: a mark after one does not attach to it.
         case lineBreak
-        /// Complex_Context (dictionary scripts) and ZWJ: the text goes to ICU's iterator.
+        /// Complex_Context (dictionary scripts), ZWJ, "@", the kana voiced sound marks and the
+        /// Han characters that are not ideographs: the text goes to ICU's iterator. The marks of dictionary scripts are ``extend``.
         case slow
     }
 
@@ -44,16 +48,30 @@ struct WordBreakTable: Sendable {
     /// The class of one code point from ICU's properties (the table's source, and the
     /// reference the tests compare the table with).
     static func classify(_ c: UInt32) -> Class {
-        if ICU.isComplexContext(c) { return .slow }
+        // Where ICU's root rules depart from UAX #29 in ways not worth copying, ICU decides:
+        // "@" (joined to letters and digits around it, as in e-mail addresses) and the kana
+        // voiced sound marks, which ICU counts as Katakana as well as Extend.
+        if c == 0x40 || c == 0x3099 || c == 0x309A || c == 0xFF9E || c == 0xFF9F { return .slow }
+        let script = ICU.script(c)
         let wb = ICU.wordBreakProperty(c)
+        // ICU's root rules take Han out of Extend (U+16FF0, U+16FF1) and send every Han
+        // character to its CJK dictionary, which decides what the Han characters that are not
+        // ideographs do (the radicals, the iteration mark U+3005 after a kanji): ICU decides.
+        if script == han && !ICU.isIdeographic(c) { return .slow }
         switch wb {
         case .zwj: return .slow
         case .extend, .format: return .extend
         default: break
         }
+        if ICU.isComplexContext(c) { return .slow }
+        // ICU's root rules take the colons out of MidLetter (CLDR adds them back for Swedish
+        // and Finnish only): "a:b" is two words.
+        if c == 0x3A || c == 0xFE55 || c == 0xFF1A { return .other }
         if c == 0x27 || c == 0x2018 || c == 0x2019 || c == 0xFF07 { return .apostrophe }
-        let script = ICU.script(c)
-        if wb == .katakana || script == han || script == hiragana { return .ideographic }
+        // ICU's root rules send Han, Hiragana and Katakana to its CJK dictionary; Fold makes
+        // each character a word instead.
+        if wb == .katakana || script == hiragana || ICU.isIdeographic(c) { return .ideographic }
+        if (0xAC00...0xD7A3).contains(c) { return .hangulSyllable }
         switch wb {
         case .aLetter: return .letter
         case .hebrewLetter: return .hebrewLetter

@@ -4,12 +4,16 @@
 ///
 /// - an apostrophe (U+0027, U+2018, U+2019, U+FF07) always splits: `l'ete` → `l`, `ete`;
 /// - each Han, Hiragana or Word_Break=Katakana character (with the marks on it) is a word;
-/// - a word holds at least one letter or digit: `__` alone is not a word.
+/// - a word holds at least one letter or digit: `__` alone is not a word;
+/// - marks never cost a word: ICU's root rules make no word of a Hangul syllable followed by
+///   a mark (their `$HangulSyllable` rule takes no `$ExFm*`), nor of a run that ends in "_"
+///   (ExtendNumLet) or an apostrophe followed by a mark ("a_\u{301}"); Fold keeps them.
 ///
 /// Two implementations with the same answers. The fast path (``nextWord(in:from:)``) is a
 /// state machine over ``WordBreakTable``. The reference (``referenceWords(in:)``) is ICU's
 /// word break iterator with the decisions applied to its segments (``adjust(_:in:)``); it is
-/// also what text with a dictionary script (Thai, Lao, Khmer, Myanmar, ...) or a ZWJ takes.
+/// also what text with a dictionary script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a
+/// kana voiced sound mark takes (``WordBreakTable/Class/slow``).
 /// The tests compare the two for every code point and for random strings.
 enum WordBreaker {
     /// The version of these rules: part of ``Folder/fingerprint``. Raise it whenever a
@@ -42,10 +46,21 @@ enum WordBreaker {
         let n = utf8.count
         let table = WordBreakTable.shared
         var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i < n {
-            while i + 8 <= n && UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            // Eight ASCII bytes without "@" at a time.
+            while i + 8 <= n {
+                let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let at = w ^ (0x40 &* ones)
+                if (w & highs) | ((at &- ones) & ~at & highs) != 0 { break }
+                i += 8
+            }
             guard i < n else { break }
-            if p[i] < 0x80 { i += 1; continue }
+            if p[i] < 0x80 {
+                if asciiClasses[Int(p[i])] == .slow { return true }
+                i += 1
+                continue
+            }
             let (c, length) = decode(p, i, n)
             if table(c) == .slow { return true }
             i += length
@@ -103,6 +118,14 @@ enum WordBreaker {
             switch c {
             case .ideographic:
                 return i..<end
+            case .hangulSyllable:
+                var runEnd = end
+                while runEnd < n {
+                    let (d, dEnd) = unit(p, runEnd, n, table)
+                    guard d == .hangulSyllable else { break }
+                    runEnd = dEnd
+                }
+                return i..<runEnd
             case .letter, .hebrewLetter, .numeric, .extendNumLet:
                 break
             default:
@@ -180,7 +203,7 @@ enum WordBreaker {
                     result.append(i..<end)
                 default:
                     if pieceStart < 0 { pieceStart = i }
-                    if c == .letter || c == .hebrewLetter || c == .numeric || (c == .slow && decode(p, i, segment.upperBound).0 != 0x200D) {
+                    if c == .letter || c == .hebrewLetter || c == .numeric || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(decode(p, i, segment.upperBound).0)) {
                         hasWord = true
                     }
                 }
