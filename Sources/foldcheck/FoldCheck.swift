@@ -13,6 +13,7 @@ struct FoldCheck: ParsableCommand {
               foldcheck "Crème brûlée"                   # creme brulee
               printf 'ÆRØ\\n' | foldcheck --profile ascii  # aero
               foldcheck find creme menu.txt              # [Crème] brûlée
+              foldcheck tokens "L'été ½"                 # l, ete, 1, 2 with byte ranges
               foldcheck explain "Ǆ½"
               foldcheck vectors TestVectors/*.tsv
 
@@ -23,7 +24,7 @@ struct FoldCheck: ParsableCommand {
             quietly with 0.
             """,
         version: "0.1.0",
-        subcommands: [FoldCommand.self, FindCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self],
+        subcommands: [FoldCommand.self, FindCommand.self, TokensCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self],
         defaultSubcommand: FoldCommand.self
     )
 
