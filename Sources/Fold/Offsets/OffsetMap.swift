@@ -22,6 +22,14 @@ struct OffsetMap: Sendable, Hashable {
     let foldedCount: Int
     let originalCount: Int
 
+    /// A map from its changes, in order (the tokenizer's per-scalar path builds them when no
+    /// code point of the text interacts with its neighbours).
+    init(changes: [Change], foldedCount: Int, originalCount: Int) {
+        self.changes = changes
+        self.foldedCount = foldedCount
+        self.originalCount = originalCount
+    }
+
     /// Builds the map from the general path's elements for `original`. Each element's source
     /// range is in input scalars.
     init(elements: [FoldEngine.Element], original: String) {

@@ -180,6 +180,9 @@ extension Folder {
         if let cheap, let folded = cheap {
             return Tokens(original: original, foldedUTF8: folded, map: nil)
         }
+        if let text = original.utf8.withContiguousStorageIfAvailable({ foldedTextByScalar($0, original: original) }) ?? nil {
+            return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text)
+        }
         let text = foldedText(original)
         return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text)
     }
@@ -195,6 +198,56 @@ extension Folder {
     public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
         if let bad = UTF8Validation.firstInvalidOffset(in: bytes) { throw InvalidUTF8Error(byteOffset: bad) }
         return tokens(in: String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+extension Folder {
+    /// ``foldedText(_:)`` without the general path, when every code point of `utf8` folds alone
+    /// (the fast table's quick word: it starts with a starter that combines with nothing before
+    /// it, so no neighbour changes it): the fold is their folds end to end, and the map records
+    /// each code point whose fold has another shape (é → e, ß → ss). Nil otherwise, and the
+    /// general path decides. The same answers as ``foldedText(_:)`` (the tests compare them).
+    func foldedTextByScalar(_ utf8: UnsafeBufferPointer<UInt8>, original: String) -> FoldedText? {
+        guard engine.asciiKeepsShape, !engine.steps.collapsesWhitespace, let p = utf8.baseAddress else { return nil }
+        let table = engine.fastTable
+        for attempt in 0..<2 {
+            if attempt == 1 {
+                // The quick words of a page exist once the fast path has used the page.
+                guard case .success = foldBytes(utf8, replacingInvalid: true) else { return nil }
+            }
+            let n = utf8.count
+            var folded: [UInt8] = []
+            folded.reserveCapacity(n + 16)
+            var changes: [OffsetMap.Change] = []
+            var i = 0
+            var complete = true
+            while i < n {
+                let b = p[i]
+                if b < 0x80 {
+                    folded.append(table.asciiMap[Int(b)])
+                    i += 1
+                    continue
+                }
+                guard let (c, length) = UTF8Decoder.decode(p, i, n), c < 0x10000 else { return nil }
+                let q = QuickWord(raw: table.quick[Int(c)])
+                guard q.isPresent else { complete = false; break }
+                let start = folded.count
+                var bytes = q.bytes
+                for _ in 0..<q.count {
+                    folded.append(UInt8(truncatingIfNeeded: bytes))
+                    bytes >>= 8
+                }
+                if !(q.isOneScalar && q.count == length) {
+                    changes.append(OffsetMap.Change(foldedStart: start, foldedEnd: folded.count, originalStart: i, originalEnd: i + length))
+                }
+                i += length
+            }
+            if complete {
+                let map = OffsetMap(changes: changes, foldedCount: folded.count, originalCount: n)
+                return FoldedText(original: original, folded: String(decoding: folded, as: UTF8.self), map: map)
+            }
+        }
+        return nil
     }
 }
 

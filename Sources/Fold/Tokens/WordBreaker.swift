@@ -34,6 +34,20 @@ enum WordBreaker {
         return result
     }
 
+    /// Calls `body` with every word of `utf8`, in order, without collecting them.
+    @inline(__always)
+    static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        if needsICU(utf8) {
+            for word in referenceWords(in: utf8) { body(word) }
+            return
+        }
+        var at = 0
+        while let word = nextWord(in: utf8, from: at) {
+            body(word)
+            at = word.upperBound
+        }
+    }
+
     /// The same over an array.
     static func words(in utf8: [UInt8]) -> [Range<Int>] {
         utf8.withUnsafeBufferPointer { words(in: $0) }
