@@ -168,6 +168,37 @@ import Testing
         #expect(tokens.map(\.index) == Array(0..<tokens.count))
     }
 
+    /// The per-scalar map (texts whose code points fold alone) gives the general path's fold
+    /// and the general path's answer for every range of the fold.
+    @Test(arguments: FoldProfile.presets)
+    func perScalarMapAgreesWithTheGeneralPath(_ profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        var rng = seededGenerator(0x70C5)
+        let pieces = ["a", "Z", " ", ".", "'", "é", "È", "ß", "ﬁ", "½", "Æ", "ø", "Ł", "ő", "Ω", "ά", "Ж", "ё", "東", "か", "ｶ", "한", "™", "…", "\u{FDFA}", "ǅ", "İ", "0", "9"]
+        var failures: [String] = []
+        var used = 0
+        for _ in 0..<2000 {
+            var text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            text.makeContiguousUTF8()
+            let original = text
+            guard let quick = text.utf8.withContiguousStorageIfAvailable({ folder.foldedTextByScalar($0, original: original) }) ?? nil else { continue }
+            used += 1
+            let general = folder.foldedText(text)
+            guard quick.folded == general.folded else {
+                failures.append("\(codePoints(text)): \(codePoints(quick.folded)) is not \(codePoints(general.folded))")
+                continue
+            }
+            let count = general.folded.utf8.count
+            for a in 0...count {
+                for b in a...min(count, a + 4) where quick.originalUTF8Range(ofFoldedUTF8: a..<b) != general.originalUTF8Range(ofFoldedUTF8: a..<b) {
+                    failures.append("\(codePoints(text)) \(a)..<\(b): \(quick.originalUTF8Range(ofFoldedUTF8: a..<b)), general path \(general.originalUTF8Range(ofFoldedUTF8: a..<b))")
+                }
+            }
+        }
+        expectNoFailures(failures, "texts")
+        #expect(used > 1000, "the per-scalar map served only \(used) of 2000 texts")
+    }
+
     @Test func invalidUTF8IsReportedLikeFold() throws {
         let folder = try Folder()
         #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: [0x61, 0x62, 0x20, 0xFF, 0x63]) }
