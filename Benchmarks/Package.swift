@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "bench-peers", targets: ["bench-peers"]),
         .executable(name: "bench-keystrokes", targets: ["bench-keystrokes"]),
         .executable(name: "bench-pathological", targets: ["bench-pathological"]),
+        .executable(name: "bench-tokens", targets: ["bench-tokens"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -65,6 +66,17 @@ let package = Package(
                 .product(name: "Fold", package: "Fold"),
             ],
             path: "Sources/bench-pathological"
+        ),
+        // The tokenizer beside fold(utf8:) and ICU's word break iterator, the SearchIndex build
+        // time, and hostile inputs: `swift run -c release bench-tokens`.
+        .executableTarget(
+            name: "bench-tokens",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                "BenchSupport",
+                "ICUPeers",
+            ],
+            path: "Sources/bench-tokens"
         ),
         // ordo-one benchmarks: `swift package benchmark`.
         .executableTarget(
