@@ -33,14 +33,33 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// try Folder().tokens(in: "Crème brûlée").map(\.foldedUTF8Range)   // [0..<5, 6..<12]
     /// ```
     public let foldedUTF8Range: Range<Int>
-    let storage: [UInt8]
+    let source: Tokens.Source
 
     /// The folded word as UTF-8, a slice of the folded text shared by every token (no copy).
     ///
     /// ```swift
     /// Array(try Folder().tokens(in: "Éte").first!.foldedUTF8)   // Array("ete".utf8)
     /// ```
-    public var foldedUTF8: ArraySlice<UInt8> { storage[foldedUTF8Range] }
+    public var foldedUTF8: ArraySlice<UInt8> { source.foldedUTF8[foldedUTF8Range] }
+
+    /// Calls `body` with the folded word's UTF-8, in place: no copy and no reference counting,
+    /// the fastest way to read it. The buffer is valid only inside `body`.
+    ///
+    /// ```swift
+    /// var bytes = 0
+    /// for token in try Folder().tokens(in: "Crème brûlée") { token.withFoldedUTF8 { bytes += $0.count } }
+    /// ```
+    @inlinable
+    public func withFoldedUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withFoldedBytes { try body($0) }
+    }
+
+    @usableFromInline
+    func withFoldedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(source) {
+            try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source.bytes)[foldedUTF8Range]))
+        }
+    }
 
     /// The folded word as a `String` (built on each call).
     ///
@@ -86,30 +105,63 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
 /// tokens.map(\.folded)   // ["ca", "coute", "3,50", "c", "est", "1", "2", "prix"]
 /// ```
 public struct Tokens: Sequence, Sendable {
-    /// The text the tokens come from.
-    public let original: String
-    /// The folded text as UTF-8 (what ``Token/foldedUTF8`` slices).
-    public let foldedUTF8: [UInt8]
-    /// The map back to the original; nil when the fold kept the original's shape byte for byte.
-    let map: FoldedText?
-    /// The words, when they came from ICU's iterator (dictionary scripts) and not the fast path.
-    let dictionaryWords: [Range<Int>]?
+    /// What the tokens of one text share: one reference per token, no copy.
+    final class Source: @unchecked Sendable {
+        let original: String
+        let foldedUTF8: [UInt8]
+        /// A copy of ``foldedUTF8`` that lives as long as this object: the iterator and
+        /// ``Token/withFoldedUTF8(_:)`` read it without reference counting. Never written.
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        /// The map back to the original; nil when the fold kept the original's shape byte for byte.
+        let map: OffsetMap?
+        /// The words, when they came from ICU's iterator (dictionary scripts) and not the fast path.
+        let dictionaryWords: [Range<Int>]?
 
-    init(original: String, foldedUTF8: [UInt8], map: FoldedText?) {
-        self.original = original
-        self.foldedUTF8 = foldedUTF8
-        self.map = map
-        dictionaryWords = foldedUTF8.withUnsafeBufferPointer {
-            WordBreaker.needsICU($0) ? WordBreaker.referenceWords(in: $0) : nil
+        init(original: String, foldedUTF8: [UInt8], map: OffsetMap?) {
+            self.original = original
+            self.foldedUTF8 = foldedUTF8
+            self.map = map
+            bytes = .allocate(capacity: Swift.max(1, foldedUTF8.count))
+            _ = bytes.initialize(from: foldedUTF8)
+            dictionaryWords = foldedUTF8.withUnsafeBufferPointer {
+                WordBreaker.needsICU($0) ? WordBreaker.referenceWords(in: $0) : nil
+            }
+        }
+
+        deinit { bytes.deallocate() }
+
+        @inline(__always)
+        func originalRange(_ folded: Range<Int>) -> Range<Int> {
+            map?.originalUTF8Range(ofFoldedUTF8: folded, original: original.utf8) ?? folded
         }
     }
+
+    let source: Source
+
+    init(original: String, foldedUTF8: [UInt8], map: OffsetMap?) {
+        source = Source(original: original, foldedUTF8: foldedUTF8, map: map)
+    }
+
+    /// The text the tokens come from.
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "Crème").original   // "Crème"
+    /// ```
+    public var original: String { source.original }
+
+    /// The folded text as UTF-8 (what ``Token/foldedUTF8`` slices).
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "Crème").foldedUTF8   // Array("creme".utf8)
+    /// ```
+    public var foldedUTF8: [UInt8] { source.foldedUTF8 }
 
     /// The folded text (the same as `Folder.fold(original)`).
     ///
     /// ```swift
     /// try Folder().tokens(in: "Crème").folded   // "creme"
     /// ```
-    public var folded: String { String(decoding: foldedUTF8, as: UTF8.self) }
+    public var folded: String { String(decoding: source.foldedUTF8, as: UTF8.self) }
 
     /// Makes the tokens one at a time.
     ///
@@ -117,7 +169,9 @@ public struct Tokens: Sequence, Sendable {
     /// var it = try Folder().tokens(in: "a b").makeIterator()
     /// it.next()?.folded   // "a"
     /// ```
-    public func makeIterator() -> Iterator { Iterator(tokens: self) }
+    public func makeIterator() -> Iterator {
+        Iterator(source: source, bytes: UnsafeBufferPointer(rebasing: source.bytes[0..<source.foldedUTF8.count]))
+    }
 
     /// The iterator of ``Tokens``: finds the next word from where the last one ended.
     ///
@@ -126,7 +180,9 @@ public struct Tokens: Sequence, Sendable {
     /// while let token = it.next() { print(token.folded) }
     /// ```
     public struct Iterator: IteratorProtocol, Sendable {
-        let tokens: Tokens
+        let source: Source
+        /// `source.bytes`, valid while `source` lives.
+        nonisolated(unsafe) let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
         var index = 0
 
@@ -138,18 +194,16 @@ public struct Tokens: Sequence, Sendable {
         /// ```
         public mutating func next() -> Token? {
             let range: Range<Int>
-            if let words = tokens.dictionaryWords {
+            if let words = source.dictionaryWords {
                 guard index < words.count else { return nil }
                 range = words[index]
             } else {
-                let from = position
-                guard let word = tokens.foldedUTF8.withUnsafeBufferPointer({ WordBreaker.nextWord(in: $0, from: from) }) else { return nil }
+                guard let word = WordBreaker.nextWord(in: bytes, from: position) else { return nil }
                 range = word
                 position = word.upperBound
             }
-            let original = tokens.map?.originalUTF8Range(ofFoldedUTF8: range) ?? range
             defer { index += 1 }
-            return Token(index: index, originalUTF8Range: original, foldedUTF8Range: range, storage: tokens.foldedUTF8)
+            return Token(index: index, originalUTF8Range: source.originalRange(range), foldedUTF8Range: range, source: source)
         }
     }
 }
@@ -180,11 +234,11 @@ extension Folder {
         if let cheap, let folded = cheap {
             return Tokens(original: original, foldedUTF8: folded, map: nil)
         }
-        if let text = original.utf8.withContiguousStorageIfAvailable({ foldedTextByScalar($0, original: original) }) ?? nil {
-            return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text)
+        if let (folded, map) = original.utf8.withContiguousStorageIfAvailable({ foldByScalar($0) }) ?? nil {
+            return Tokens(original: original, foldedUTF8: folded, map: map)
         }
         let text = foldedText(original)
-        return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text)
+        return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text.map)
     }
 
     /// The tokens of UTF-8 bytes (see ``tokens(in:)``); their ranges are offsets into `bytes`.
@@ -202,12 +256,12 @@ extension Folder {
 }
 
 extension Folder {
-    /// ``foldedText(_:)`` without the general path, when every code point of `utf8` folds alone
+    /// The fold and its offset map (as ``foldedText(_:)`` makes them) without the general path, when every code point of `utf8` folds alone
     /// (the fast table's quick word: it starts with a starter that combines with nothing before
     /// it, so no neighbour changes it): the fold is their folds end to end, and the map records
     /// each code point whose fold has another shape (é → e, ß → ss). Nil otherwise, and the
     /// general path decides. The same answers as ``foldedText(_:)`` (the tests compare them).
-    func foldedTextByScalar(_ utf8: UnsafeBufferPointer<UInt8>, original: String) -> FoldedText? {
+    func foldByScalar(_ utf8: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], map: OffsetMap)? {
         guard engine.asciiKeepsShape, !engine.steps.collapsesWhitespace, let p = utf8.baseAddress else { return nil }
         let table = engine.fastTable
         for attempt in 0..<2 {
@@ -243,8 +297,7 @@ extension Folder {
                 i += length
             }
             if complete {
-                let map = OffsetMap(changes: changes, foldedCount: folded.count, originalCount: n)
-                return FoldedText(original: original, folded: String(decoding: folded, as: UTF8.self), map: map)
+                return (folded, OffsetMap(changes: changes, foldedCount: folded.count, originalCount: n))
             }
         }
         return nil

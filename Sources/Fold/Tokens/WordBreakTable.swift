@@ -3,7 +3,7 @@
 /// (``WordBreaker``), kept apart from its state machine.
 ///
 /// Two stages: a block number for each 128 code points, and the distinct blocks.
-struct WordBreakTable: Sendable {
+struct WordBreakTable: @unchecked Sendable {
     /// A code point's role in Fold's word boundaries: UAX #29's Word_Break values, with Fold's
     /// decisions folded in (apostrophes, per-character CJK) and the code points the fast path
     /// hands to ICU marked ``slow``.
@@ -42,8 +42,10 @@ struct WordBreakTable: Sendable {
         case slow
     }
 
-    private let stage1: [UInt16]
-    private let stage2: [UInt8]
+    // Allocated once for the process (the one shared table) and never freed: plain pointers,
+    // so the state machine's lookups cost no reference counting and no bounds checks.
+    private let stage1: UnsafePointer<UInt16>
+    private let stage2: UnsafePointer<UInt8>
 
     /// The class of one code point from ICU's properties (the table's source, and the
     /// reference the tests compare the table with).
@@ -112,17 +114,18 @@ struct WordBreakTable: Sendable {
                 stage1.append(n)
             }
         }
-        self.stage1 = stage1
-        self.stage2 = stage2
+        let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: stage1.count)
+        s1.initialize(from: stage1, count: stage1.count)
+        let s2 = UnsafeMutablePointer<UInt8>.allocate(capacity: stage2.count)
+        s2.initialize(from: stage2, count: stage2.count)
+        self.stage1 = UnsafePointer(s1)
+        self.stage2 = UnsafePointer(s2)
     }
 
     /// The class of a code point (≤ U+10FFFF).
     @inline(__always)
     func callAsFunction(_ c: UInt32) -> Class {
-        stage1.withUnsafeBufferPointer { s1 in
-            stage2.withUnsafeBufferPointer { s2 in
-                Class(rawValue: s2[Int(s1[Int(c >> 7)]) << 7 | Int(c & 127)]) ?? .other
-            }
-        }
+        // Every stored byte is a Class raw value (the table is built from them).
+        unsafeBitCast(stage2[Int(stage1[Int(c >> 7)]) << 7 | Int(c & 127)], to: Class.self)
     }
 }

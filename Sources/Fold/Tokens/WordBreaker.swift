@@ -71,7 +71,7 @@ enum WordBreaker {
             }
             guard i < n else { break }
             if p[i] < 0x80 {
-                if asciiClasses[Int(p[i])] == .slow { return true }
+                if table(UInt32(p[i])) == .slow { return true }
                 i += 1
                 continue
             }
@@ -102,8 +102,13 @@ enum WordBreaker {
     /// alone (at the start, or after a line break) is ``WordBreakTable/Class/other``.
     @inline(__always)
     static func unit(_ p: UnsafePointer<UInt8>, _ i: Int, _ limit: Int, _ table: WordBreakTable) -> (Class, Int) {
+        if p[i] < 0x80 && (i + 1 == limit || p[i + 1] < 0x80) {
+            // ASCII followed by ASCII: no mark can follow (marks are not ASCII).
+            let cls = table(UInt32(p[i]))
+            return (cls == .lineBreak ? .other : cls, i + 1)
+        }
         let (c, length) = decode(p, i, limit)
-        let cls = c < 0x80 ? asciiClasses[Int(c)] : table(c)
+        let cls = table(c)
         var end = i + length
         if cls == .lineBreak { return (.other, end) }
         while end < limit && p[end] >= 0x80 {
@@ -113,9 +118,6 @@ enum WordBreaker {
         }
         return (cls == .extend ? .other : cls, end)
     }
-
-    /// The classes of ASCII, from the table.
-    static let asciiClasses: [Class] = (0..<128).map { WordBreakTable.shared(UInt32($0)) }
 
     @inline(__always)
     static func isLetter(_ c: Class) -> Bool { c == .letter || c == .hebrewLetter }
