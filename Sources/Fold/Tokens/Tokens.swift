@@ -34,6 +34,8 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// ```
     public let foldedUTF8Range: Range<Int>
     let source: Tokens.Source
+    /// `source.bytes`' start: valid while this token (which holds `source`) lives.
+    nonisolated(unsafe) let base: UnsafePointer<UInt8>
 
     /// The folded word as UTF-8, a slice of the folded text shared by every token (no copy).
     ///
@@ -56,9 +58,7 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
 
     @usableFromInline
     func withFoldedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(source) {
-            try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(source.bytes)[foldedUTF8Range]))
-        }
+        try body(UnsafeRawBufferPointer(start: base + foldedUTF8Range.lowerBound, count: foldedUTF8Range.count))
     }
 
     /// The folded word as a `String` (built on each call).
@@ -203,7 +203,8 @@ public struct Tokens: Sequence, Sendable {
                 position = word.upperBound
             }
             defer { index += 1 }
-            return Token(index: index, originalUTF8Range: source.originalRange(range), foldedUTF8Range: range, source: source)
+            return Token(index: index, originalUTF8Range: source.originalRange(range), foldedUTF8Range: range, source: source,
+                         base: bytes.baseAddress!)
         }
     }
 }
