@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "icu-lines", targets: ["icu-lines"]),
         .executable(name: "bench-live", targets: ["bench-live"]),
         .executable(name: "bench-sqlite", targets: ["bench-sqlite"]),
+        .executable(name: "bench-tokens", targets: ["bench-tokens"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -96,6 +97,17 @@ let package = Package(
                 .product(name: "Fold", package: "Fold"),
             ],
             path: "Sources/bench-pathological"
+        ),
+        // The tokenizer beside fold(utf8:) and ICU's word break iterator, the SearchIndex build
+        // time, and hostile inputs: `swift run -c release bench-tokens`.
+        .executableTarget(
+            name: "bench-tokens",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                "BenchSupport",
+                "ICUPeers",
+            ],
+            path: "Sources/bench-tokens"
         ),
         // ordo-one benchmarks: `swift package benchmark`.
         .executableTarget(

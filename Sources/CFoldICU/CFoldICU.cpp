@@ -200,6 +200,7 @@ int32_t cfold_has_property(uint32_t code_point, int32_t which) {
     case CFOLD_PROP_DEFAULT_IGNORABLE: p = UCHAR_DEFAULT_IGNORABLE_CODE_POINT; break;
     case CFOLD_PROP_WHITE_SPACE: p = UCHAR_WHITE_SPACE; break;
     case CFOLD_PROP_DASH: p = UCHAR_DASH; break;
+    case CFOLD_PROP_IDEOGRAPHIC: p = UCHAR_IDEOGRAPHIC; break;
     default: return 0;
     }
     return u_hasBinaryProperty(static_cast<UChar32>(code_point), p) ? 1 : 0;
@@ -340,3 +341,22 @@ int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds
 }
 
 } // extern "C"
+
+static_assert(CFOLD_WB_OTHER == U_WB_OTHER && CFOLD_WB_ALETTER == U_WB_ALETTER && CFOLD_WB_FORMAT == U_WB_FORMAT &&
+                  CFOLD_WB_KATAKANA == U_WB_KATAKANA && CFOLD_WB_MIDLETTER == U_WB_MIDLETTER &&
+                  CFOLD_WB_MIDNUM == U_WB_MIDNUM && CFOLD_WB_NUMERIC == U_WB_NUMERIC &&
+                  CFOLD_WB_EXTENDNUMLET == U_WB_EXTENDNUMLET && CFOLD_WB_CR == U_WB_CR &&
+                  CFOLD_WB_EXTEND == U_WB_EXTEND && CFOLD_WB_LF == U_WB_LF && CFOLD_WB_MIDNUMLET == U_WB_MIDNUMLET &&
+                  CFOLD_WB_NEWLINE == U_WB_NEWLINE && CFOLD_WB_REGIONAL_INDICATOR == U_WB_REGIONAL_INDICATOR &&
+                  CFOLD_WB_HEBREW_LETTER == U_WB_HEBREW_LETTER && CFOLD_WB_SINGLE_QUOTE == U_WB_SINGLE_QUOTE &&
+                  CFOLD_WB_DOUBLE_QUOTE == U_WB_DOUBLE_QUOTE && CFOLD_WB_ZWJ == U_WB_ZWJ &&
+                  CFOLD_WB_WSEGSPACE == U_WB_WSEGSPACE,
+              "CFOLD_WB_ values must be ICU's UWordBreakValues");
+
+int32_t cfold_word_break_property(uint32_t code_point) {
+    return u_getIntPropertyValue(static_cast<UChar32>(code_point), UCHAR_WORD_BREAK);
+}
+
+int32_t cfold_line_break_is_complex_context(uint32_t code_point) {
+    return u_getIntPropertyValue(static_cast<UChar32>(code_point), UCHAR_LINE_BREAK) == U_LB_COMPLEX_CONTEXT ? 1 : 0;
+}

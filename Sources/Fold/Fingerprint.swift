@@ -4,7 +4,7 @@ enum Fingerprint {
     static func make(_ profile: FoldProfile) -> String {
         let unicode = ICU.unicodeVersion
         let icu = ICU.icuVersion
-        let identity = "\(profile.stepsDescription);table\(ScalarPolicy.tableVersion);u\(unicode.map(String.init).joined(separator: "."));icu\(icu.map(String.init).joined(separator: "."))"
+        let identity = "\(profile.stepsDescription);table\(ScalarPolicy.tableVersion);words\(WordBreaker.version);u\(unicode.map(String.init).joined(separator: "."));icu\(icu.map(String.init).joined(separator: "."))"
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in identity.utf8 {
             hash ^= UInt64(byte)

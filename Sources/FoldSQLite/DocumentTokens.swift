@@ -22,15 +22,14 @@ enum DocumentTokens {
         }
     }
 
-    /// One valid stretch: folded with its map back, cut into words on the fold.
+    /// One valid stretch: the library's tokens (the same fold, boundaries and offsets as
+    /// `Folder.tokens(inUTF8:)` everywhere else).
     private static func segment(_ utf8: UnsafeBufferPointer<UInt8>, base: Int, folder: Folder,
                                 _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) -> Bool {
-        let text = folder.foldedText(String(decoding: utf8, as: UTF8.self))
-        let folded = Array(text.folded.utf8)
-        for word in WordSegmenter.words(in: folded) {
-            let original = text.originalUTF8Range(ofFoldedUTF8: word)
-            let more = folded.withUnsafeBufferPointer {
-                body(UnsafeBufferPointer(rebasing: $0[word]), base + original.lowerBound, base + original.upperBound)
+        guard let tokens = try? folder.tokens(inUTF8: utf8) else { return true }  // valid by construction
+        for token in tokens {
+            let more = token.withFoldedUTF8 { folded in
+                body(folded.bindMemory(to: UInt8.self), base + token.originalUTF8Range.lowerBound, base + token.originalUTF8Range.upperBound)
             }
             if !more { return false }
         }

@@ -13,6 +13,7 @@ struct FoldCheck: ParsableCommand {
               foldcheck "Crème brûlée"                   # creme brulee
               printf 'ÆRØ\\n' | foldcheck --profile ascii  # aero
               foldcheck find creme menu.txt              # [Crème] brûlée
+              foldcheck tokens "L'été ½"                 # l, ete, 1, 2 with byte ranges
               foldcheck explain "Ǆ½"
               foldcheck vectors TestVectors/*.tsv
               foldcheck index titles.db titles.txt && foldcheck search titles.db "creme bru"
@@ -25,7 +26,7 @@ struct FoldCheck: ParsableCommand {
             quietly with 0.
             """,
         version: "0.1.0",
-        subcommands: [FoldCommand.self, FindCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self],
+        subcommands: [FoldCommand.self, FindCommand.self, TokensCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self],
         defaultSubcommand: FoldCommand.self
     )
 

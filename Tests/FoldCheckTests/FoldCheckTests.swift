@@ -388,9 +388,40 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         #expect(r.out == String(repeating: "x", count: 700_000) + "[Crème]" + String(repeating: "y", count: 300_000) + "\nshort [crème]\n")
     }
 
+    // MARK: tokens
+
+    @Test func tokensOfArguments() throws {
+        try expectRun(["tokens", "L'été ½", "Straße 3.14"], stdout: """
+            l\t0\t1\tL
+            ete\t2\t7\tété
+            1\t8\t10\t½
+            2\t8\t10\t½
+
+            strasse\t0\t7\tStraße
+            3.14\t8\t12\t3.14
+
+            """)
+        try expectRun(["tokens", "--profile", "nfc", "Crème, U.S.A. e-mail"], stdout: """
+            Crème\t0\t6\tCrème
+            U.S.A\t8\t13\tU.S.A
+            e\t15\t16\te
+            mail\t17\t21\tmail
+
+            """)
+        try expectRun(["tokens", "", "東京"], stdout: "\n東\t0\t3\t東\n京\t3\t6\t京\n")
+    }
+
+    @Test func tokensOfStdinLines() throws {
+        try expectRun(["tokens"], stdin: "ﬁnance\r\n...\nC++", stdout: "finance\t0\t8\tﬁnance\n\n\nc\t0\t1\tC\n")
+        let r = try foldcheck(["tokens"], stdin: Data([0x61, 0x0A, 0x62, 0xFF]))
+        #expect(r.status == 65)
+        #expect(r.out == "a\t0\t1\ta\n")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 3 of the input)\n", "\(r.stderr)")
+    }
+
     // MARK: help
 
-    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"], ["live"]]
+    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["tokens"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"], ["live"]]
 
     /// The help of each command, compared with Fixtures/help-*.txt: a change to the interface is
     /// seen in review. Regenerate with FOLDCHECK_UPDATE_FIXTURES=1 after a deliberate change.
@@ -410,7 +441,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
     }
 
     @Test func helpListsEveryProfileAndExample() throws {
-        for command in Self.helpCommands where ["fold", "find", "explain", "fingerprint", "live"].contains(command.first ?? "") {
+        for command in Self.helpCommands where ["fold", "find", "tokens", "explain", "fingerprint", "live"].contains(command.first ?? "") {
             let help = try foldcheck(command + ["--help"]).out
             for p in ["search", "ascii", "nfc", "nfd", "nfkc", "nfkd", "nfkc-casefold"] {
                 #expect(help.contains("\n        \(p) "), "\(command) help lacks \(p)")

@@ -3,6 +3,8 @@
 #include "ICUPeers.h"
 
 #include <unicode/bytestream.h>
+#include <unicode/ubrk.h>
+#include <unicode/utext.h>
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 #include <unicode/unorm2.h>
@@ -201,3 +203,47 @@ const char *icupeer_icu_version(void) {
 }
 
 } // extern "C"
+
+namespace {
+struct ThreadWordIterator {
+    UBreakIterator *iterator = nullptr;
+    ~ThreadWordIterator() {
+        if (iterator != nullptr) ubrk_close(iterator);
+    }
+};
+thread_local ThreadWordIterator peer_word_iterator;
+} // namespace
+
+int64_t icupeer_word_segments(const uint8_t *src, int64_t length, int32_t *bounds, int64_t capacity_pairs) {
+    UErrorCode err = U_ZERO_ERROR;
+    if (peer_word_iterator.iterator == nullptr) {
+        peer_word_iterator.iterator = ubrk_open(UBRK_WORD, "", nullptr, 0, &err);
+        if (U_FAILURE(err)) {
+            peer_word_iterator.iterator = nullptr;
+            return -static_cast<int64_t>(err);
+        }
+    }
+    UBreakIterator *bi = peer_word_iterator.iterator;
+    UText text = UTEXT_INITIALIZER;
+    utext_openUTF8(&text, reinterpret_cast<const char *>(src), length, &err);
+    if (U_FAILURE(err)) return -static_cast<int64_t>(err);
+    ubrk_setUText(bi, &text, &err);
+    int64_t count = 0;
+    if (U_SUCCESS(err)) {
+        int32_t start = ubrk_first(bi);
+        for (int32_t end = ubrk_next(bi); end != UBRK_DONE; start = end, end = ubrk_next(bi)) {
+            if (ubrk_getRuleStatus(bi) == UBRK_WORD_NONE) continue;
+            if (count < capacity_pairs) {
+                bounds[2 * count] = start;
+                bounds[2 * count + 1] = end;
+            }
+            count++;
+        }
+    }
+    UErrorCode detach = U_ZERO_ERROR;
+    UText empty = UTEXT_INITIALIZER;
+    utext_openUTF8(&empty, "", 0, &detach);
+    ubrk_setUText(bi, &empty, &detach);
+    utext_close(&text);
+    return U_FAILURE(err) ? -static_cast<int64_t>(err) : count;
+}

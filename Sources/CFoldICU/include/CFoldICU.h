@@ -28,6 +28,7 @@ enum {
     CFOLD_PROP_DEFAULT_IGNORABLE = 0, // UCHAR_DEFAULT_IGNORABLE_CODE_POINT
     CFOLD_PROP_WHITE_SPACE = 1,       // UCHAR_WHITE_SPACE
     CFOLD_PROP_DASH = 2,              // UCHAR_DASH
+    CFOLD_PROP_IDEOGRAPHIC = 3,       // UCHAR_IDEOGRAPHIC
 };
 
 /// ICU's `u_errorName`.
@@ -106,6 +107,39 @@ int32_t cfold_latin_ascii(const uint32_t *src, int32_t length, uint32_t *dst, in
 /// exceed `capacity_pairs`.
 int32_t cfold_word_segments(const uint8_t *utf8, int32_t length, int32_t *bounds,
                             int32_t capacity_pairs, int32_t *status);
+
+/// Word_Break property values (ICU's UWordBreakValues), as `cfold_word_break_property` returns
+/// them; CFoldICU.cpp checks each against ICU's own constant at compile time.
+enum {
+    CFOLD_WB_OTHER = 0,
+    CFOLD_WB_ALETTER = 1,
+    CFOLD_WB_FORMAT = 2,
+    CFOLD_WB_KATAKANA = 3,
+    CFOLD_WB_MIDLETTER = 4,
+    CFOLD_WB_MIDNUM = 5,
+    CFOLD_WB_NUMERIC = 6,
+    CFOLD_WB_EXTENDNUMLET = 7,
+    CFOLD_WB_CR = 8,
+    CFOLD_WB_EXTEND = 9,
+    CFOLD_WB_LF = 10,
+    CFOLD_WB_MIDNUMLET = 11,
+    CFOLD_WB_NEWLINE = 12,
+    CFOLD_WB_REGIONAL_INDICATOR = 13,
+    CFOLD_WB_HEBREW_LETTER = 14,
+    CFOLD_WB_SINGLE_QUOTE = 15,
+    CFOLD_WB_DOUBLE_QUOTE = 16,
+    CFOLD_WB_ZWJ = 21,
+    CFOLD_WB_WSEGSPACE = 22,
+};
+
+/// Word_Break (`u_getIntPropertyValue(c, UCHAR_WORD_BREAK)`): a CFOLD_WB_ value (or another of
+/// ICU's UWordBreakValues, such as the obsolete emoji values).
+int32_t cfold_word_break_property(uint32_t code_point);
+
+/// Line_Break (`u_getIntPropertyValue(c, UCHAR_LINE_BREAK)`) is Complex_Context (SA): the
+/// characters ICU's word break iterator segments with a dictionary (Thai, Lao, Khmer, Myanmar,
+/// ...). Returns 1 or 0.
+int32_t cfold_line_break_is_complex_context(uint32_t code_point);
 
 #ifdef __cplusplus
 }

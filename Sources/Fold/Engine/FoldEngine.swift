@@ -6,6 +6,9 @@ final class FoldEngine: Sendable {
     let core: Core
     /// Each code point's fold alone, as UTF-8, for the fast path.
     let fastTable: FastTable
+    /// Whether every ASCII character folds alone to one ASCII character: then an ASCII text
+    /// whose fold has its length has the same shape as its fold (the tokenizer's cheap map).
+    let asciiKeepsShape: Bool
 
     var decompositions: ScalarTable { core.decompositions }
     var mappings: ScalarTable? { core.mappings }
@@ -16,6 +19,11 @@ final class FoldEngine: Sendable {
         self.pipeline = pipeline
         core = Core(steps: steps, pipeline: pipeline)
         fastTable = FastTable(core: core)
+        let general = core
+        asciiKeepsShape = (0..<128).allSatisfy { v in
+            let e = general.foldElements([Unicode.Scalar(UInt8(v))])
+            return e.count == 1 && e[0].scalar < 0x80
+        }
     }
 
     nonisolated(unsafe) private static var engines: [FoldProfile.Steps: FoldEngine] = [:]

@@ -17,6 +17,10 @@ extension ICU {
         cfold_has_property(scalar, Int32(CFOLD_PROP_WHITE_SPACE)) != 0
     }
 
+    package static func isIdeographic(_ scalar: UInt32) -> Bool {
+        cfold_has_property(scalar, Int32(CFOLD_PROP_IDEOGRAPHIC)) != 0
+    }
+
     package static func script(_ scalar: UInt32) -> Int32 { cfold_script(scalar) }
 
     package static func scriptExtensions(_ scalar: UInt32) throws(ICUError) -> [Int32] {

@@ -37,14 +37,7 @@ public struct FoldedText: Sendable, Hashable {
     /// t.originalUTF8Range(ofFoldedUTF8: 4..<5)   // 4..<6: the first "s" of "ss" is all of "ß"
     /// ```
     public func originalUTF8Range(ofFoldedUTF8 range: Range<Int>) -> Range<Int> {
-        let count = map.foldedCount
-        let lower = max(0, min(range.lowerBound, count)), upper = max(lower, min(range.upperBound, count))
-        let utf8 = original.utf8
-        if lower == count { return map.originalCount..<map.originalCount }
-        let first = map.originalUnit(ofFoldedByte: lower, original: utf8)
-        if lower == upper { return first.lowerBound..<first.lowerBound }
-        let last = upper - 1 == lower ? first : map.originalUnit(ofFoldedByte: upper - 1, original: utf8)
-        return first.lowerBound..<max(first.upperBound, last.upperBound)
+        map.originalUTF8Range(ofFoldedUTF8: range, original: original.utf8)
     }
 
     /// The smallest range of ``original`` that produced a range of ``folded``.

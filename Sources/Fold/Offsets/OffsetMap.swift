@@ -22,6 +22,14 @@ struct OffsetMap: Sendable, Hashable {
     let foldedCount: Int
     let originalCount: Int
 
+    /// A map from its changes, in order (the tokenizer's per-scalar path builds them when no
+    /// code point of the text interacts with its neighbours).
+    init(changes: [Change], foldedCount: Int, originalCount: Int) {
+        self.changes = changes
+        self.foldedCount = foldedCount
+        self.originalCount = originalCount
+    }
+
     /// Builds the map from the general path's elements for `original`. Each element's source
     /// range is in input scalars.
     init(elements: [FoldEngine.Element], original: String) {
@@ -76,6 +84,26 @@ struct OffsetMap: Sendable, Hashable {
         foldedCount = folded
     }
 
+    /// The smallest UTF-8 range of `original` that produced a UTF-8 range of the fold (clamped
+    /// to it); see ``FoldedText/originalUTF8Range(ofFoldedUTF8:)``.
+    func originalUTF8Range(ofFoldedUTF8 range: Range<Int>, original utf8: String.UTF8View) -> Range<Int> {
+        let count = foldedCount
+        let lower = max(0, min(range.lowerBound, count)), upper = max(lower, min(range.upperBound, count))
+        if lower == count { return originalCount..<originalCount }
+        let first = originalUnit(ofFoldedByte: lower, original: utf8)
+        if lower == upper { return first.lowerBound..<first.lowerBound }
+        let last = upper - 1 == lower ? first : originalUnit(ofFoldedByte: upper - 1, original: utf8)
+        return first.lowerBound..<max(first.upperBound, last.upperBound)
+    }
+
+    /// The original scalar that holds byte `start` (a same-shape unit).
+    @inline(__always)
+    private func sameShapeUnit(at offset: Int, in original: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        var start = offset
+        while start > 0 && original[start] & 0xC0 == 0x80 { start -= 1 }
+        return start..<min(originalCount, start + UTF8Decoder.sequenceLength(lead: original[start]))
+    }
+
     /// The unit of the fold that holds folded byte `p` (`p < foldedCount`), as a range of the
     /// original: a change's whole source, or the one scalar of the same shape.
     func originalUnit(ofFoldedByte p: Int, original: String.UTF8View) -> Range<Int> {
@@ -92,6 +120,7 @@ struct OffsetMap: Sendable, Hashable {
             delta = c.originalEnd - c.foldedEnd
         }
         // Same shape: the original scalar at the shifted offset, whole.
+        if let unit = original.withContiguousStorageIfAvailable({ sameShapeUnit(at: p + delta, in: $0) }) { return unit }
         var start = p + delta
         while start > 0 && original[original.index(original.startIndex, offsetBy: start)] & 0xC0 == 0x80 { start -= 1 }
         let lead = original[original.index(original.startIndex, offsetBy: start)]

@@ -45,11 +45,16 @@ public struct SearchIndex<ID: Sendable>: Sendable {
         for (id, text) in items {
             ids.append(id)
             originals.append(text)
-            let key = Array(folder.fold(text).utf8)
-            let base = bytes.count
-            for w in WordSegmenter.words(in: key) { wordStarts.append(Int32(base + w.lowerBound)) }
+            // The fold straight into the buffer, and the tokenizer's words over it.
+            var text = text
+            text.withUTF8 { utf8 in
+                try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
+                    let base = bytes.count
+                    bytes.append(contentsOf: key)
+                    WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) { wordStarts.append(Int32(base + $0.lowerBound)) }
+                }
+            }
             wordIndex.append(Int32(wordStarts.count))
-            bytes += key
             keyStarts.append(bytes.count)
         }
     }

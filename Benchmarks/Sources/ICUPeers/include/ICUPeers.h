@@ -40,6 +40,12 @@ void icupeer_destroy(icupeer *peer);
 /// Folds `length` bytes of UTF-8 at `src` into `dst` (see the contract at the top).
 int64_t icupeer_fold(icupeer *peer, const uint8_t *src, int64_t length, uint8_t *dst, int64_t capacity);
 
+/// ICU's word break iterator (`ubrk_open(UBRK_WORD, "")` once per thread, over a UTF-8 UText):
+/// writes (start, end) byte offsets of the segments whose rule status is not UBRK_WORD_NONE into
+/// `bounds` (room for `capacity_pairs` pairs) and returns how many there are (which may exceed
+/// the room), or a negative `-status` on an ICU error.
+int64_t icupeer_word_segments(const uint8_t *src, int64_t length, int32_t *bounds, int64_t capacity_pairs);
+
 /// ICU's `u_errorName` for a status.
 const char *icupeer_error_name(int32_t status);
 

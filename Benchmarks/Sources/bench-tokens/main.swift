@@ -1,0 +1,182 @@
+// bench-tokens: the tokenizer's throughput beside fold(utf8:) and ICU's word break iterator,
+// the SearchIndex build time for many titles, and the growth of time on hostile input.
+//
+//   swift run -c release bench-tokens [--titles 1000000] [--reps 3] [--corpora DIR]
+//
+// Per corpus (Corpora/*.txt, line by line, best of --reps):
+//   fold(utf8:)        Folder(.search).fold(utf8:) of each line
+//   tokens(inUTF8:)    Folder(.search).tokens(inUTF8:) of each line, every token visited
+//                      (its folded UTF-8 through withFoldedUTF8, and its original range)
+//   ICU words + fold   ICU's word break iterator on each line, then fold(utf8:) of each word
+//                      (what a tokenizer built from ICU and Fold does)
+// Then SearchIndex(titles) (titles made as bench-keystrokes makes them), beside the index as it
+// was built before the tokenizer: fold(title), then ICU's word break iterator on the fold.
+// Then time(4N)/time(N) of tokens(in:) for long runs of marks, ideographs, apostrophes, U+FDFA.
+import BenchSupport
+import Fold
+import Foundation
+import ICUPeers
+
+struct Options {
+    var titles = 1_000_000
+    var reps = 3
+    var corpora: String? = nil
+}
+
+func parseOptions() -> Options {
+    var o = Options()
+    var args = CommandLine.arguments.dropFirst()
+    while let arg = args.popFirst() {
+        guard let value = args.popFirst() else { fatalError("missing value for \(arg)") }
+        switch arg {
+        case "--titles": o.titles = Int(value)!
+        case "--reps": o.reps = Int(value)!
+        case "--corpora": o.corpora = value
+        default: fatalError("usage: bench-tokens [--titles N] [--reps N] [--corpora DIR]")
+        }
+    }
+    return o
+}
+
+func seconds(_ body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    let d = clock.measure(body)
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+func best(_ reps: Int, _ body: () -> Void) -> Double {
+    (0..<reps).map { _ in seconds(body) }.min()!
+}
+
+/// The words of a line by ICU's iterator (byte ranges).
+func icuWords(_ line: UnsafeBufferPointer<UInt8>, _ bounds: inout [Int32]) -> Int {
+    while true {
+        let n = bounds.withUnsafeMutableBufferPointer {
+            icupeer_word_segments(line.baseAddress, Int64(line.count), $0.baseAddress, Int64($0.count / 2))
+        }
+        precondition(n >= 0, "ICU error \(n)")
+        if Int(n) * 2 <= bounds.count { return Int(n) }
+        bounds = [Int32](repeating: 0, count: Int(n) * 2)
+    }
+}
+
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+/// Titles of about 20 to 80 characters: runs of consecutive words of random lines of random
+/// corpora (as bench-keystrokes makes them, without its exact length rules).
+func makeTitles(count: Int, corpora: [Corpus]) -> [String] {
+    var rng = SplitMix64(state: 1)
+    var titles: [String] = []
+    titles.reserveCapacity(count)
+    while titles.count < count {
+        let target = 20 + rng.below(61)
+        let corpus = corpora[rng.below(corpora.count)]
+        let line = String(decoding: corpus.bytes[corpus.lines[rng.below(corpus.lines.count)]], as: UTF8.self)
+        let words = line.split(separator: " ")
+        if words.isEmpty { continue }
+        var title = ""
+        for w in words[rng.below(words.count)...] {
+            if title.count + w.count + 1 > 80 { break }
+            title += title.isEmpty ? String(w) : " " + w
+            if title.count >= target { break }
+        }
+        if title.count >= 20 { titles.append(title) }
+    }
+    return titles
+}
+
+let options = parseOptions()
+let folder = try Folder(.search)
+print("bench-tokens: ICU \(String(cString: icupeer_icu_version())), profile search, best of \(options.reps)\n")
+print("| corpus | MB | fold(utf8:) MB/s | tokens MB/s | tokens/s (M) | tokens / fold | ICU words + fold MB/s | tokens / ICU |")
+print("|---|---|---|---|---|---|---|---|")
+var corpora: [Corpus] = []
+for name in Corpus.names {
+    let corpus = try Corpus.load(name, directory: options.corpora)
+    corpora.append(corpus)
+    var sink = 0
+    let foldTime = best(options.reps) {
+        for i in corpus.lines.indices { sink &+= (try? folder.fold(utf8: corpus.line(i)).count) ?? 0 }
+    }
+    var tokenCount = 0
+    let tokenTime = best(options.reps) {
+        tokenCount = 0
+        for i in corpus.lines.indices {
+            guard let tokens = try? folder.tokens(inUTF8: corpus.line(i)) else { continue }
+            for t in tokens {
+                tokenCount += 1
+                sink &+= t.withFoldedUTF8 { Int($0.first ?? 0) &+ $0.count } &+ t.originalUTF8Range.upperBound
+            }
+        }
+    }
+    if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil {
+        print(String(format: "| %@ | tokens %.1f MB/s |", name, corpus.megabytes / tokenTime))
+        continue
+    }
+    var bounds = [Int32](repeating: 0, count: 4096)
+    let icuTime = best(options.reps) {
+        for i in corpus.lines.indices {
+            let line = corpus.line(i)
+            let n = icuWords(line, &bounds)
+            for k in 0..<n {
+                let word = UnsafeBufferPointer(rebasing: line[Int(bounds[2 * k])..<Int(bounds[2 * k + 1])])
+                sink &+= (try? folder.fold(utf8: word).count) ?? 0
+            }
+        }
+    }
+    let mb = corpus.megabytes
+    print(String(format: "| %@ | %.1f | %.1f | %.1f | %.2f | %.0f%% | %.1f | %.1f× |", name, mb, mb / foldTime, mb / tokenTime,
+                 Double(tokenCount) / tokenTime / 1e6, foldTime / tokenTime * 100, mb / icuTime, icuTime / tokenTime))
+    if sink == 42 { print("") }
+}
+
+if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil { exit(0) }
+let titles = makeTitles(count: options.titles, corpora: corpora)
+let titleMB = Double(titles.reduce(0) { $0 + $1.utf8.count }) / 1e6
+var indexCount = 0
+let indexTime = best(options.reps) {
+    let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
+    indexCount = index.count
+}
+var bounds = [Int32](repeating: 0, count: 1024)
+var starts = 0
+let oldIndexTime = best(options.reps) {
+    // The index as built before the tokenizer: fold each title, then ICU's iterator on the fold.
+    var bytes: [UInt8] = [], wordStarts: [Int32] = []
+    for title in titles {
+        var key = folder.fold(title)
+        key.withUTF8 { k in
+            let base = bytes.count
+            bytes.append(contentsOf: k)
+            let n = icuWords(k, &bounds)
+            for w in 0..<n { wordStarts.append(Int32(base + Int(bounds[2 * w]))) }
+        }
+    }
+    starts = wordStarts.count
+}
+print(String(format: "\nSearchIndex of %d titles (%.1f MB): %.3f s (%.1f MB/s); fold + ICU's iterator (the index before): %.3f s; %.1f× faster",
+             indexCount, titleMB, indexTime, titleMB / indexTime, oldIndexTime, oldIndexTime / indexTime))
+
+print("\n| hostile input | N | time(N) ms | time(4N) ms | ratio |")
+print("|---|---|---|---|---|")
+let hostile: [(String, String)] = [("marks", "a" + String(repeating: "\u{301}\u{323}", count: 1)), ("ideographs", "東"), ("apostrophes", "'"), ("U+FDFA", "\u{FDFA}"), ("a'b", "a'")]
+for (name, unit) in hostile {
+    let n = 50_000
+    func run(_ count: Int) -> Double {
+        let text = name == "marks" ? "a" + String(repeating: "\u{301}\u{323}", count: count) : String(repeating: unit, count: count)
+        var c = 0
+        return best(options.reps) { c = 0; for _ in folder.tokens(in: text) { c += 1 } }
+    }
+    let t1 = run(n), t4 = run(4 * n)
+    print(String(format: "| %@ | %d | %.1f | %.1f | %.2f |", name, n, t1 * 1000, t4 * 1000, t4 / t1))
+}

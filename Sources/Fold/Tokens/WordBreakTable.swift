@@ -1,0 +1,131 @@
+/// The word-boundary class of every code point, built once from ICU's Word_Break,
+/// Line_Break and Script properties: the data of the tokenizer's fast path
+/// (``WordBreaker``), kept apart from its state machine.
+///
+/// Two stages: a block number for each 128 code points, and the distinct blocks.
+struct WordBreakTable: @unchecked Sendable {
+    /// A code point's role in Fold's word boundaries: UAX #29's Word_Break values, with Fold's
+    /// decisions folded in (apostrophes, per-character CJK) and the code points the fast path
+    /// hands to ICU marked ``slow``.
+    enum Class: UInt8, Sendable {
+        /// Starts no word and joins none: spaces, punctuation, symbols, emoji.
+        case other = 0
+        /// A precomposed Hangul syllable (U+AC00...U+D7A3): as in ICU's root rules, syllables
+        /// join each other and nothing else.
+        case hangulSyllable
+        /// UAX #29 ALetter (Latin, Greek, Cyrillic, Hangul, ... letters).
+        case letter
+        /// UAX #29 Hebrew_Letter.
+        case hebrewLetter
+        /// UAX #29 Numeric.
+        case numeric
+        /// UAX #29 ExtendNumLet (the low line "_" and its kin).
+        case extendNumLet
+        /// UAX #29 MidLetter ("·"; not the colons, as in ICU's root rules): joins two letters.
+        case midLetter
+        /// UAX #29 MidNum ("," and ";"): joins two digits.
+        case midNum
+        /// UAX #29 MidNumLet without the apostrophes ("."): joins two letters or two digits.
+        case midNumLet
+        /// An apostrophe (U+0027, U+2018, U+2019, U+FF07): Fold's decision, it always splits.
+        case apostrophe
+        /// UAX #29 Double_Quote: joins two Hebrew letters.
+        case doubleQuote
+        /// UAX #29 Extend and Format: belongs to the character before it (WB4).
+        case extend
+        /// Ideographic, Hiragana and Word_Break=Katakana: each character its own token.
+        case ideographic
+        /// CR, LF and UAX #29 Newline: a mark after one does not attach to it.
+        case lineBreak
+        /// Complex_Context (dictionary scripts), ZWJ, "@", the kana voiced sound marks and the
+        /// Han characters that are not ideographs: the text goes to ICU's iterator. The marks of dictionary scripts are ``extend``.
+        case slow
+    }
+
+    // Allocated once for the process (the one shared table) and never freed: plain pointers,
+    // so the state machine's lookups cost no reference counting and no bounds checks.
+    private let stage1: UnsafePointer<UInt16>
+    private let stage2: UnsafePointer<UInt8>
+
+    /// The class of one code point from ICU's properties (the table's source, and the
+    /// reference the tests compare the table with).
+    static func classify(_ c: UInt32) -> Class {
+        // Where ICU's root rules depart from UAX #29 in ways not worth copying, ICU decides:
+        // "@" (joined to letters and digits around it, as in e-mail addresses) and the kana
+        // voiced sound marks, which ICU counts as Katakana as well as Extend.
+        if c == 0x40 || c == 0x3099 || c == 0x309A || c == 0xFF9E || c == 0xFF9F { return .slow }
+        let script = ICU.script(c)
+        let wb = ICU.wordBreakProperty(c)
+        // ICU's root rules take Han out of Extend (U+16FF0, U+16FF1) and send every Han
+        // character to its CJK dictionary, which decides what the Han characters that are not
+        // ideographs do (the radicals, the iteration mark U+3005 after a kanji): ICU decides.
+        if script == han && !ICU.isIdeographic(c) { return .slow }
+        switch wb {
+        case .zwj: return .slow
+        case .extend, .format: return .extend
+        default: break
+        }
+        if ICU.isComplexContext(c) { return .slow }
+        // ICU's root rules take the colons out of MidLetter (CLDR adds them back for Swedish
+        // and Finnish only): "a:b" is two words.
+        if c == 0x3A || c == 0xFE55 || c == 0xFF1A { return .other }
+        if c == 0x27 || c == 0x2018 || c == 0x2019 || c == 0xFF07 { return .apostrophe }
+        // ICU's root rules send Han, Hiragana and Katakana to its CJK dictionary; Fold makes
+        // each character a word instead.
+        if wb == .katakana || script == hiragana || ICU.isIdeographic(c) { return .ideographic }
+        if (0xAC00...0xD7A3).contains(c) { return .hangulSyllable }
+        switch wb {
+        case .aLetter: return .letter
+        case .hebrewLetter: return .hebrewLetter
+        case .numeric: return .numeric
+        case .extendNumLet: return .extendNumLet
+        case .midLetter: return .midLetter
+        case .midNum: return .midNum
+        case .midNumLet, .singleQuote: return .midNumLet
+        case .doubleQuote: return .doubleQuote
+        case .cr, .lf, .newline: return .lineBreak
+        default: return .other
+        }
+    }
+
+    private static let han = ICU.scriptCode("Hani")
+    private static let hiragana = ICU.scriptCode("Hira")
+
+    /// The table every tokenizer shares, built on first use (about 1.1 million lookups).
+    static let shared = WordBreakTable()
+
+    private init() {
+        var stage1: [UInt16] = []
+        var stage2: [UInt8] = []
+        var blocks: [[UInt8]: UInt16] = [:]
+        stage1.reserveCapacity(0x110000 >> 7)
+        var block = [UInt8](repeating: 0, count: 128)
+        for start in stride(from: 0, to: 0x110000, by: 128) {
+            for k in 0..<128 {
+                let c = UInt32(start + k)
+                block[k] = (0xD800...0xDFFF).contains(c) ? Class.other.rawValue : Self.classify(c).rawValue
+            }
+            if let n = blocks[block] {
+                stage1.append(n)
+            } else {
+                let n = UInt16(blocks.count)
+                blocks[block] = n
+                stage2 += block
+                stage1.append(n)
+            }
+        }
+        let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: stage1.count)
+        s1.initialize(from: stage1, count: stage1.count)
+        let s2 = UnsafeMutablePointer<UInt8>.allocate(capacity: stage2.count)
+        s2.initialize(from: stage2, count: stage2.count)
+        self.stage1 = UnsafePointer(s1)
+        self.stage2 = UnsafePointer(s2)
+    }
+
+    /// The class of a code point (≤ U+10FFFF).
+    @inline(__always)
+    func callAsFunction(_ c: UInt32) -> Class {
+        // Every stored byte is a Class raw value (the table is built from them).
+        unsafeBitCast(stage2[Int(stage1[Int(c >> 7)]) << 7 | Int(c & 127)], to: Class.self)
+    }
+}

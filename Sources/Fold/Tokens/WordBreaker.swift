@@ -1,0 +1,232 @@
+/// Fold's word boundaries on valid UTF-8 (a fold's output): UAX #29 word segmentation, the
+/// rules of ICU's word break iterator, with the decisions for search that the README's
+/// "Tokens" section lists:
+///
+/// - an apostrophe (U+0027, U+2018, U+2019, U+FF07) always splits: `l'ete` → `l`, `ete`;
+/// - each Han, Hiragana or Word_Break=Katakana character (with the marks on it) is a word;
+/// - a word holds at least one letter or digit: `__` alone is not a word;
+/// - marks never cost a word: ICU's root rules make no word of a Hangul syllable followed by
+///   a mark (their `$HangulSyllable` rule takes no `$ExFm*`), nor of a run that ends in "_"
+///   (ExtendNumLet) or an apostrophe followed by a mark ("a_\u{301}"); Fold keeps them.
+///
+/// Two implementations with the same answers. The fast path (``nextWord(in:from:)``) is a
+/// state machine over ``WordBreakTable``. The reference (``referenceWords(in:)``) is ICU's
+/// word break iterator with the decisions applied to its segments (``adjust(_:in:)``); it is
+/// also what text with a dictionary script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a
+/// kana voiced sound mark takes (``WordBreakTable/Class/slow``).
+/// The tests compare the two for every code point and for random strings.
+enum WordBreaker {
+    /// The version of these rules: part of ``Folder/fingerprint``. Raise it whenever a
+    /// boundary can move.
+    static let version = 1
+
+    typealias Class = WordBreakTable.Class
+
+    /// Every word of `utf8`, in order.
+    static func words(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        if needsICU(utf8) { return referenceWords(in: utf8) }
+        var result: [Range<Int>] = []
+        var at = 0
+        while let word = nextWord(in: utf8, from: at) {
+            result.append(word)
+            at = word.upperBound
+        }
+        return result
+    }
+
+    /// Calls `body` with every word of `utf8`, in order, without collecting them.
+    @inline(__always)
+    static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+        if needsICU(utf8) {
+            for word in referenceWords(in: utf8) { body(word) }
+            return
+        }
+        var at = 0
+        while let word = nextWord(in: utf8, from: at) {
+            body(word)
+            at = word.upperBound
+        }
+    }
+
+    /// The same over an array.
+    static func words(in utf8: [UInt8]) -> [Range<Int>] {
+        utf8.withUnsafeBufferPointer { words(in: $0) }
+    }
+
+    /// Whether the fast path cannot segment `utf8`: it holds a code point of class
+    /// ``WordBreakTable/Class/slow`` (a dictionary script, or ZWJ).
+    static func needsICU(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = utf8.baseAddress else { return false }
+        let n = utf8.count
+        let table = WordBreakTable.shared
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while i < n {
+            // Eight ASCII bytes without "@" at a time.
+            while i + 8 <= n {
+                let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                let at = w ^ (0x40 &* ones)
+                if (w & highs) | ((at &- ones) & ~at & highs) != 0 { break }
+                i += 8
+            }
+            guard i < n else { break }
+            if p[i] < 0x80 {
+                if table(UInt32(p[i])) == .slow { return true }
+                i += 1
+                continue
+            }
+            let (c, length) = decode(p, i, n)
+            if table(c) == .slow { return true }
+            i += length
+        }
+        return false
+    }
+
+    // MARK: The fast path
+
+    /// The scalar at `i` of valid UTF-8, and its length.
+    @inline(__always)
+    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (UInt32, Int) {
+        let b0 = UInt32(p[i])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0, i + 1 < n { return ((b0 & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F), 2) }
+        if b0 < 0xF0, i + 2 < n { return ((b0 & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F), 3) }
+        if i + 3 < n {
+            return ((b0 & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F), 4)
+        }
+        return (0xFFFD, n - i)  // cut off: never in valid UTF-8
+    }
+
+    /// The unit at `i` (UAX #29's WB4: a character and the Extend and Format characters after
+    /// it, except after a line break) up to `limit`: its class and its end. A unit of marks
+    /// alone (at the start, or after a line break) is ``WordBreakTable/Class/other``.
+    @inline(__always)
+    static func unit(_ p: UnsafePointer<UInt8>, _ i: Int, _ limit: Int, _ table: WordBreakTable) -> (Class, Int) {
+        if p[i] < 0x80 && (i + 1 == limit || p[i + 1] < 0x80) {
+            // ASCII followed by ASCII: no mark can follow (marks are not ASCII).
+            let cls = table(UInt32(p[i]))
+            return (cls == .lineBreak ? .other : cls, i + 1)
+        }
+        let (c, length) = decode(p, i, limit)
+        let cls = table(c)
+        var end = i + length
+        if cls == .lineBreak { return (.other, end) }
+        while end < limit && p[end] >= 0x80 {
+            let (m, ml) = decode(p, end, limit)
+            guard table(m) == .extend else { break }
+            end += ml
+        }
+        return (cls == .extend ? .other : cls, end)
+    }
+
+    @inline(__always)
+    static func isLetter(_ c: Class) -> Bool { c == .letter || c == .hebrewLetter }
+
+    /// The first word of `utf8` at or after `start` (a unit boundary: 0, or the end of a word),
+    /// or nil. Only for text without ``WordBreakTable/Class/slow`` code points.
+    static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+        guard let p = utf8.baseAddress else { return nil }
+        let n = utf8.count
+        let table = WordBreakTable.shared
+        var i = start
+        while i < n {
+            let (c, end) = unit(p, i, n, table)
+            switch c {
+            case .ideographic:
+                return i..<end
+            case .hangulSyllable:
+                var runEnd = end
+                while runEnd < n {
+                    let (d, dEnd) = unit(p, runEnd, n, table)
+                    guard d == .hangulSyllable else { break }
+                    runEnd = dEnd
+                }
+                return i..<runEnd
+            case .letter, .hebrewLetter, .numeric, .extendNumLet:
+                break
+            default:
+                i = end
+                continue
+            }
+            // A run of units that UAX #29 does not break (WB5 to WB13b, without WB7a and
+            // WB13 whose classes Fold's decisions take out).
+            var last = c, runEnd = end, hasWord = c != .extendNumLet
+            run: while runEnd < n {
+                let (d, dEnd) = unit(p, runEnd, n, table)
+                switch d {
+                case .letter, .hebrewLetter, .numeric:
+                    hasWord = true
+                    last = d
+                    runEnd = dEnd
+                case .extendNumLet:
+                    last = d
+                    runEnd = dEnd
+                case .midLetter, .midNumLet, .midNum, .doubleQuote:
+                    // WB6/7, WB7b/c, WB11/12: joins only between the right two neighbours.
+                    guard dEnd < n else { break run }
+                    let (e, eEnd) = unit(p, dEnd, n, table)
+                    let joins: Bool
+                    switch d {
+                    case .midLetter: joins = isLetter(last) && isLetter(e)
+                    case .midNumLet: joins = (isLetter(last) && isLetter(e)) || (last == .numeric && e == .numeric)
+                    case .midNum: joins = last == .numeric && e == .numeric
+                    default: joins = last == .hebrewLetter && e == .hebrewLetter
+                    }
+                    guard joins else { break run }
+                    last = e
+                    runEnd = eEnd
+                default:
+                    break run
+                }
+            }
+            if hasWord { return i..<runEnd }
+            i = runEnd
+        }
+        return nil
+    }
+
+    // MARK: The reference
+
+    /// ICU's word break iterator with Fold's decisions applied: the reference for the fast
+    /// path, and the path of text that needs a dictionary.
+    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        adjust((try? ICU.wordSegments(utf8: utf8)) ?? [], in: utf8)
+    }
+
+    /// Applies Fold's decisions to ICU's word segments: each segment is cut at its apostrophes
+    /// (dropped) and around each ideographic unit (a word of its own); the pieces without a
+    /// letter, digit or dictionary-script character are dropped.
+    static func adjust(_ segments: [Range<Int>], in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard let p = utf8.baseAddress else { return [] }
+        let table = WordBreakTable.shared
+        var result: [Range<Int>] = []
+        result.reserveCapacity(segments.count)
+        for segment in segments {
+            var pieceStart = -1, hasWord = false
+            func close(_ end: Int) {
+                if pieceStart >= 0 && hasWord && end > pieceStart { result.append(pieceStart..<end) }
+                pieceStart = -1
+                hasWord = false
+            }
+            var i = segment.lowerBound
+            while i < segment.upperBound {
+                let (c, end) = unit(p, i, segment.upperBound, table)
+                switch c {
+                case .apostrophe:
+                    close(i)
+                case .ideographic:
+                    close(i)
+                    result.append(i..<end)
+                default:
+                    if pieceStart < 0 { pieceStart = i }
+                    if c == .letter || c == .hebrewLetter || c == .numeric || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(decode(p, i, segment.upperBound).0)) {
+                        hasWord = true
+                    }
+                }
+                i = end
+            }
+            close(segment.upperBound)
+        }
+        return result
+    }
+}

@@ -1,0 +1,273 @@
+@testable import Fold
+import FoldVectors
+import Testing
+
+/// The tokenizer: its word boundaries against ICU's word break iterator (with Fold's
+/// documented decisions), its decisions one by one, and the properties of its ranges.
+@Suite struct TokenTests {
+    // MARK: Boundaries against ICU
+
+    static func fast(_ text: String) -> [Range<Int>] {
+        Array(text.utf8).withUnsafeBufferPointer { utf8 in
+            var result: [Range<Int>] = []
+            var at = 0
+            while let w = WordBreaker.nextWord(in: utf8, from: at) { result.append(w); at = w.upperBound }
+            return result
+        }
+    }
+
+    static func reference(_ text: String) -> [Range<Int>] {
+        Array(text.utf8).withUnsafeBufferPointer { WordBreaker.referenceWords(in: $0) }
+    }
+
+    static func needsICU(_ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBufferPointer { WordBreaker.needsICU($0) }
+    }
+
+    /// Each code point in the contexts UAX #29's rules look at: alone, between letters, between
+    /// digits, between Hebrew letters, after a letter and before a digit. Checked in batches
+    /// (one ICU call per batch), then one by one inside a batch that differs, to name them.
+    @Test func fastPathAgreesWithICUForEveryCodePoint() {
+        func contexts(_ c: Unicode.Scalar) -> String {
+            let s = String(c)
+            return "\(s) a\(s)b 1\(s)2 \u{5D0}\(s)\u{5D1} x\(s)9 \(s)\(s) _\(s)_ "
+        }
+        var failures: [String] = []
+        var slow = 0
+        var batch: [Unicode.Scalar] = []
+        func check() {
+            let text = batch.map(contexts).joined()
+            if Self.fast(text) != Self.reference(text) {
+                for c in batch {
+                    let one = contexts(c)
+                    let f = Self.fast(one), r = Self.reference(one)
+                    if f != r { failures.append("\(codePointName(c.value)): fast \(f), ICU \(r) in \(codePoints(one))") }
+                }
+            }
+            batch.removeAll(keepingCapacity: true)
+        }
+        for value in UInt32(0)...0x10FFFF {
+            guard let c = Unicode.Scalar(value) else { continue }
+            if WordBreakTable.shared(value) == .slow { slow += 1; continue }
+            batch.append(c)
+            if batch.count == 4096 { check() }
+        }
+        check()
+        expectNoFailures(failures, "code points")
+        // The code points left to ICU are the dictionary scripts and ZWJ: a few hundred, not a
+        // block of the table gone wrong.
+        #expect(slow > 100 && slow < 2000, "\(slow) code points take ICU's iterator")
+    }
+
+    /// Random strings of the pieces that word rules react to, and of the shared random pieces.
+    @Test func fastPathAgreesWithICUForRandomStrings() {
+        var rng = seededGenerator(0x70C3)
+        let pieces: [String] = ["a", "Z", "é", "e\u{301}", "7", "0", ".", ",", ";", ":", "'", "\u{2019}", "\u{2018}", "\"", "_",
+                                "-", " ", "\n", "\r\n", "\u{301}", "\u{AD}", "\u{5D0}", "\u{5D1}", "\u{5F4}", "\u{B7}", "\u{3042}",
+                                "\u{30AB}", "\u{30FC}", "\u{FF76}", "\u{FF9E}", "\u{4E00}", "\u{3005}", "\u{AC00}", "\u{1F600}",
+                                "\u{1F1EB}", "\u{1F1F7}", "\u{FF0E}", "\u{2024}", "\u{FE52}", "\u{660}", "\u{627}", "\u{3000}",
+                                "\u{2060}", "\u{200B}", "\u{3099}", "ß", "\u{391}", "\u{416}", "@", "$", "%", "+", "/"]
+        var failures: [String] = []
+        var marksAfterICUQuirk = 0
+        for k in 0..<20_000 {
+            let text: String
+            if k % 2 == 0 {
+                text = (0..<Int.random(in: 1...16, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            } else {
+                text = randomString(&rng)
+            }
+            if Self.needsICU(text) { continue }
+            if Self.marksAfterICUQuirk(text) { marksAfterICUQuirk += 1; continue }
+            let f = Self.fast(text), r = Self.reference(text)
+            if f != r { failures.append("\(codePoints(text)): fast \(f), ICU \(r)") }
+        }
+        expectNoFailures(failures, "random strings")
+        #expect(marksAfterICUQuirk < 1000, "\(marksAfterICUQuirk) strings left out")
+    }
+
+    /// A mark after a Hangul syllable, an ExtendNumLet or an apostrophe: the documented places
+    /// where Fold keeps a word that ICU's root rules drop (the comparison leaves such strings
+    /// out, at most one in twenty; `marksNeverCostAWord` checks the difference itself).
+    static func marksAfterICUQuirk(_ text: String) -> Bool {
+        let scalars = Array(text.unicodeScalars)
+        for k in scalars.indices.dropLast() where WordBreakTable.shared(scalars[k + 1].value) == .extend {
+            let c = scalars[k].value
+            let wb = ICU.wordBreakProperty(c)
+            if (0xAC00...0xD7A3).contains(c) || wb == .extendNumLet || wb == .singleQuote || WordBreakTable.shared(c) == .apostrophe { return true }
+        }
+        return false
+    }
+
+    @Test func marksNeverCostAWord() throws {
+        #expect(Self.fast("\u{AC00}\u{301} \u{AC00}\u{AC01}") == [0..<5, 6..<12])
+        #expect(Self.reference("\u{AC00}\u{301} \u{AC00}\u{AC01}") == [6..<12], "ICU's root rules changed: revisit the decision")
+        #expect(Self.fast("a_\u{301} b") == [0..<4, 5..<6])
+        #expect(Self.reference("a_\u{301} b") == [5..<6], "ICU's root rules changed: revisit the decision")
+    }
+
+    /// ICU's Word_Break values come through the C layer as UAX #29 names them.
+    @Test(arguments: [
+        (0x61, ICU.WordBreak.aLetter), (0x30, .numeric), (0x27, .singleQuote), (0x2E, .midNumLet), (0x3A, .midLetter),
+        (0x2C, .midNum), (0x5F, .extendNumLet), (0x301, .extend), (0xAD, .format), (0x5D0, .hebrewLetter), (0x22, .doubleQuote),
+        (0x30AB, .katakana), (0x200D, .zwj), (0x20, .wSegSpace), (0x0A, .lf), (0x0D, .cr), (0x85, .newline), (0x1F1EB, .regionalIndicator),
+        (0x24, .other),
+    ] as [(UInt32, ICU.WordBreak)])
+    func wordBreakProperty(_ c: UInt32, _ expected: ICU.WordBreak) {
+        #expect(ICU.wordBreakProperty(c) == expected, "\(codePointName(c))")
+    }
+
+    @Test func dictionaryScriptsAndZWJTakeICU() {
+        #expect(ICU.isComplexContext(0x0E01) && ICU.isComplexContext(0x0E81) && ICU.isComplexContext(0x1780) && ICU.isComplexContext(0x1000))
+        #expect(!ICU.isComplexContext(0x61) && !ICU.isComplexContext(0x4E00))
+        #expect(Self.needsICU("ok \u{E20}\u{E32}\u{E29}\u{E32}") && Self.needsICU("a\u{200D}b") && !Self.needsICU("Crème 東京"))
+        #expect(Self.needsICU("abcdefghijklmnop@q") && Self.needsICU("a@") && !Self.needsICU("abcdefghijklmnopq"))
+    }
+
+    // MARK: The decisions
+
+    @Test(arguments: [
+        ("l'été", ["l", "ete"]),
+        ("L\u{2019}Été", ["l", "ete"]),
+        ("don't", ["don", "t"]),
+        ("3.14 1,000 1.000.000,5", ["3.14", "1,000", "1.000.000,5"]),
+        ("12'345", ["12", "345"]),
+        ("e-mail", ["e", "mail"]),
+        ("U.S.A.", ["u.s.a"]),
+        ("C++ C#", ["c", "c"]),
+        ("foo_bar __ _x", ["foo_bar", "_x"]),
+        ("jean@example.com @ @@", ["jean@example.com"]),
+        ("hello, world!", ["hello", "world"]),
+        ("ﬁnance", ["finance"]),
+        ("½", ["1", "2"]),
+        ("Straße", ["strasse"]),
+        ("東京タワー", ["東", "京", "タ", "ワ", "ー"]),
+        ("ひらがなabc", ["ひ", "ら", "が", "な", "abc"]),
+        ("한국어 사전", ["한국어", "사전"]),
+        ("한국어abc 사전1", ["한국어", "abc", "사전", "1"]),
+        ("Ελληνικά Русский", ["ελληνικα", "русскии"]),
+        ("ภาษาไทย", ["ภาษา", "ไทย"]),
+        ("… — « » ¿?", []),
+        ("", []),
+    ] as [(String, [String])])
+    func decision(_ text: String, _ expected: [String]) throws {
+        let folder = try Folder(.search)
+        #expect(folder.tokens(in: text).map(\.folded) == expected, "\(codePoints(text))")
+    }
+
+    @Test func rangesOfExpansionsAndRemovedMarks() throws {
+        let folder = try Folder(.search)
+        let text = "Straße e\u{301}t\u{301}e\u{301} \u{FDFA}"
+        let tokens = Array(folder.tokens(in: text))
+        #expect(tokens.map(\.folded).first == "strasse")
+        #expect(tokens.first?.originalUTF8Range == 0..<7)
+        #expect(tokens.dropFirst().first.map { text[$0.originalRange(in: text)] } == "e\u{301}t\u{301}e\u{301}")
+        let fdfa = tokens.dropFirst(2)
+        #expect(fdfa.count >= 3, "U+FDFA folds to several words: \(fdfa)")
+        let fdfaRange = (text.utf8.count - 3)..<text.utf8.count
+        #expect(fdfa.allSatisfy { $0.originalUTF8Range == fdfaRange }, "\(fdfa)")
+        #expect(tokens.map(\.index) == Array(0..<tokens.count))
+    }
+
+    /// The per-scalar map (texts whose code points fold alone) gives the general path's fold
+    /// and the general path's answer for every range of the fold.
+    @Test(arguments: FoldProfile.presets)
+    func perScalarMapAgreesWithTheGeneralPath(_ profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        var rng = seededGenerator(0x70C5)
+        let pieces = ["a", "Z", " ", ".", "'", "é", "È", "ß", "ﬁ", "½", "Æ", "ø", "Ł", "ő", "Ω", "ά", "Ж", "ё", "東", "か", "ｶ", "한", "™", "…", "\u{FDFA}", "ǅ", "İ", "0", "9"]
+        var failures: [String] = []
+        var used = 0
+        for _ in 0..<2000 {
+            var text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            text.makeContiguousUTF8()
+            let original = text
+            guard let (bytes, map) = text.utf8.withContiguousStorageIfAvailable({ folder.foldByScalar($0) }) ?? nil else { continue }
+            let quick = FoldedText(original: original, folded: String(decoding: bytes, as: UTF8.self), map: map)
+            used += 1
+            let general = folder.foldedText(text)
+            guard quick.folded == general.folded else {
+                failures.append("\(codePoints(text)): \(codePoints(quick.folded)) is not \(codePoints(general.folded))")
+                continue
+            }
+            let count = general.folded.utf8.count
+            for a in 0...count {
+                for b in a...min(count, a + 4) where quick.originalUTF8Range(ofFoldedUTF8: a..<b) != general.originalUTF8Range(ofFoldedUTF8: a..<b) {
+                    failures.append("\(codePoints(text)) \(a)..<\(b): \(quick.originalUTF8Range(ofFoldedUTF8: a..<b)), general path \(general.originalUTF8Range(ofFoldedUTF8: a..<b))")
+                }
+            }
+        }
+        expectNoFailures(failures, "texts")
+        #expect(used > 1000, "the per-scalar map served only \(used) of 2000 texts")
+    }
+
+    @Test func invalidUTF8IsReportedLikeFold() throws {
+        let folder = try Folder()
+        #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: [0x61, 0x62, 0x20, 0xFF, 0x63]) }
+        let bytes = Array("Crème brûlée".utf8)
+        #expect(try folder.tokens(inUTF8: bytes).map(\.originalUTF8Range) == [0..<6, 7..<15])
+    }
+
+    // MARK: Range properties
+
+    /// What every tokenization must satisfy; the failures, described.
+    static func rangeFailures(_ folder: Folder, _ text: String) -> [String] {
+        var failures: [String] = []
+        let tokens = folder.tokens(in: text)
+        let list = Array(tokens)
+        let utf8 = Array(text.utf8)
+        let where_ = "[\(folder.profile.name)] \(codePoints(text))"
+        if tokens.folded != folder.fold(text) { failures.append("\(where_): folded \(tokens.folded) is not fold \(folder.fold(text))") }
+        let words = WordSegmenter.words(in: tokens.foldedUTF8)
+        if list.map(\.foldedUTF8Range) != words { failures.append("\(where_): tokens \(list.map(\.foldedUTF8Range)) are not the matcher's words \(words)") }
+        let map = folder.foldedText(text)
+        var previous = 0..<0
+        for (k, token) in list.enumerated() {
+            let r = token.originalUTF8Range
+            func boundary(_ i: Int) -> Bool { i == utf8.count || (i < utf8.count && utf8[i] & 0xC0 != 0x80) }
+            if token.index != k { failures.append("\(where_): token \(k) has index \(token.index)") }
+            if r.isEmpty || r.lowerBound < 0 || r.upperBound > utf8.count || !boundary(r.lowerBound) || !boundary(r.upperBound) {
+                failures.append("\(where_): \(token) is not a non-empty range on scalar boundaries of \(utf8.count) bytes")
+                continue
+            }
+            if r.lowerBound < previous.lowerBound || r.upperBound < previous.upperBound {
+                failures.append("\(where_): \(token) goes back from \(previous)")
+            }
+            previous = r
+            // The same answer as the offset map of the general path (the ASCII shortcut included).
+            let expected = map.originalUTF8Range(ofFoldedUTF8: token.foldedUTF8Range)
+            if r != expected { failures.append("\(where_): \(token) maps to \(expected) by FoldedText") }
+            // The whole source: folding the original range gives the token's word.
+            let source = String(decoding: utf8[r], as: UTF8.self)
+            if ByteSearch.first(Array(token.foldedUTF8), in: Array(folder.fold(source).utf8)) == nil {
+                failures.append("\(where_): \(token): fold of its source \(codePoints(source)) lacks \(token.folded)")
+            }
+        }
+        if let bytesTokens = try? folder.tokens(inUTF8: utf8), Array(bytesTokens) != list {
+            failures.append("\(where_): tokens(inUTF8:) differs from tokens(in:)")
+        }
+        return failures
+    }
+
+    @Test(arguments: FoldProfile.presets)
+    func rangePropertiesOnRandomStrings(_ profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        var rng = seededGenerator(0x70C4 ^ UInt64(profile.name.utf8.count))
+        var failures: [String] = []
+        for _ in 0..<1500 {
+            let text = randomString(&rng, maxPieces: 16)
+            failures += Self.rangeFailures(folder, text)
+        }
+        expectNoFailures(failures, "random strings")
+    }
+
+    @Test func rangePropertiesOnVectorInputs() throws {
+        let vectors = try VectorTests.loadAll()
+        #expect(vectors.count >= 300)
+        var failures: [String] = []
+        for profile in FoldProfile.presets {
+            let folder = try Folder(profile)
+            for v in vectors { failures += Self.rangeFailures(folder, v.input) }
+        }
+        expectNoFailures(failures, "vector inputs")
+    }
+}
