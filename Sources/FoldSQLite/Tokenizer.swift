@@ -76,9 +76,9 @@ final class TokenizerInstance {
     init(folder: Folder) { self.folder = folder }
 }
 
-/// The message of the last tokenizer argument error, per thread: FTS5 3.40 reports a failed
-/// constructor as "error in tokenizer constructor"; `FoldFTSIndex` checks arguments itself
-/// first, so its users see this message instead.
+/// FTS5's xCreate: the folder for the arguments, or an error code. FTS5 3.40 reports any failed
+/// constructor as "error in tokenizer constructor" (it takes no message from the tokenizer), so
+/// `FoldFTSIndex` checks the argument itself first and names the valid ones.
 private let tokenizerCreate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { _, args, count, out in
     var arguments: [String] = []
     for k in 0..<Int(max(0, count)) {
