@@ -66,6 +66,7 @@ let package = Package(
                 "Fold",
                 "FoldVectors",
                 "FoldSQLite",
+                "CFoldSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

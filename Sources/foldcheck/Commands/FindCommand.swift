@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import CFoldSupport
 import Fold
 
 /// `foldcheck find QUERY [FILE...]`: the lines that match, each match marked.
@@ -121,25 +122,21 @@ struct LineSearch {
     }
 
     private mutating func searchLine(_ line: UnsafeRawBufferPointer, _ piece: LinePiece, _ name: String, _ out: Output) throws {
-        let valid: Bool
-        if let offset = UTF8Validation.firstInvalidOffset(in: line) {
-            guard replacingInvalid else {
-                throw LineFolding.invalidUTF8(line: piece.lineNumber, offset: offset, lineStart: piece.lineStart, inputName: name)
-            }
-            valid = false
-        } else {
-            valid = true
-        }
-        if valid && !needles.isEmpty {
+        // The fold validates as it goes: no separate pass over valid lines.
+        if !needles.isEmpty {
             let needles = self.needles
-            let mayMatch = try matcher.folder.withFoldedUTF8(line) { folded in
-                needles.allSatisfy { needle in
-                    needle.withUnsafeBytes { n in
-                        contains(folded, n)
-                    }
+            do {
+                let mayMatch = try matcher.folder.withFoldedUTF8(line) { folded in
+                    needles.allSatisfy { needle in needle.withUnsafeBytes { contains(folded, $0) } }
+                }
+                guard mayMatch else { return }
+            } catch let error as InvalidUTF8Error {
+                guard replacingInvalid else {
+                    throw LineFolding.invalidUTF8(line: piece.lineNumber, offset: error.byteOffset, lineStart: piece.lineStart, inputName: name)
                 }
             }
-            guard mayMatch else { return }
+        } else if let offset = UTF8Validation.firstInvalidOffset(in: line), !replacingInvalid {
+            throw LineFolding.invalidUTF8(line: piece.lineNumber, offset: offset, lineStart: piece.lineStart, inputName: name)
         }
         var text = String(decoding: line, as: UTF8.self)
         let ranges = matcher.matches(in: text)
@@ -163,17 +160,9 @@ struct LineSearch {
     }
 }
 
-/// Whether `haystack` contains `needle` (not empty): `memchr` for the first byte, `memcmp` for
-/// the rest. (Glibc's `memmem` is a GNU extension Swift does not import.)
+/// Whether `haystack` contains `needle` (not empty): the C library's `memmem` (two-way search,
+/// through CFoldSupport because Swift's Glibc module does not export it).
 func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
-    guard let h = haystack.baseAddress, let n = needle.baseAddress, needle.count <= haystack.count else { return false }
-    let first = Int32(needle[0])
-    var at = 0
-    let last = haystack.count - needle.count
-    while at <= last, let found = memchr(h + at, first, last - at + 1) {
-        let i = h.distance(to: found)
-        if memcmp(h + i, n, needle.count) == 0 { return true }
-        at = i + 1
-    }
-    return false
+    guard let h = haystack.baseAddress, let n = needle.baseAddress, needle.count > 0, needle.count <= haystack.count else { return false }
+    return cfold_memmem(h, haystack.count, n, needle.count) != nil
 }
