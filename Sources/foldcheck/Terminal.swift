@@ -162,28 +162,6 @@ final class Terminal: @unchecked Sendable {
     }
 }
 
-/// A pthread mutex (foldcheck does not import Foundation).
-final class Mutex: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
-
 /// Display width in terminal columns, approximated from Unicode properties in the standard
 /// library: nonspacing and enclosing marks and format characters take 0 columns; wide East Asian
 /// ranges (Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, fullwidth forms, the

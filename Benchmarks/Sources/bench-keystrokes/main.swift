@@ -83,7 +83,6 @@ func parseOptions() -> Options {
     return o
 }
 
-func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
 
 
 func milliseconds(_ d: Duration) -> Double {
@@ -92,12 +91,6 @@ func milliseconds(_ d: Duration) -> Double {
 }
 
 /// Nearest-rank percentile.
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    precondition(!values.isEmpty)
-    let sorted = values.sorted()
-    let rank = max(1, Int((p * Double(sorted.count)).rounded(.up)))
-    return sorted[min(rank, sorted.count) - 1]
-}
 
 func ms(_ v: Double) -> String {
     if v >= 100 { return String(format: "%.0f", v) }

@@ -26,13 +26,8 @@ while let a = args.popFirst() {
     }
 }
 
-func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
 let clock = ContinuousClock()
-func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15 }
-func percentile(_ values: [Double], _ p: Double) -> Double {
-    let sorted = values.sorted()
-    return sorted[min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
-}
+func ms(_ d: Duration) -> Double { milliseconds(d) }
 func fmt(_ v: Double) -> String { v < 1 ? String(format: "%.3f ms", v) : String(format: "%.1f ms", v) }
 
 let corpora = try Corpus.names.map { try Corpus.load($0) }

@@ -90,7 +90,7 @@ struct LiveCommand: ParsableCommand {
 final class GrowingSource: LiveSearchSource, @unchecked Sendable {
     typealias ID = Int
     let mode: Matcher.Mode
-    private let mutex = Mutex()
+    private let mutex = Lock()
     private var current: SearchIndexSource<Int>
 
     init(_ index: SearchIndex<Int>, mode: Matcher.Mode) {
@@ -185,7 +185,7 @@ final class LiveScreen: @unchecked Sendable {
     let totalBytes: Int?
 
     // Guarded by `mutex`.
-    private let mutex = Mutex()
+    private let mutex = Lock()
     private var query = ""
     /// The newest results delivered (for the query typed, or for one typed just before it).
     private var results: LiveSearchResults<Int>?
