@@ -375,6 +375,35 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         }
     }
 
+    /// Ctrl-C during `index` rolls the run back: exit 130, and the rows of earlier runs only.
+    @Test func interruptedIndexLeavesTheDatabaseAsItWas() throws {
+        try withTemporaryDirectory { dir in
+            let db = dir.appendingPathComponent("t.db").path
+            try expectRun(["index", db], stdin: "Crème brûlée\n", stdout: "")
+            let process = Process()
+            process.executableURL = foldcheckURL
+            process.arguments = ["index", db]
+            let input = Pipe(), errors = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            let block = Data(String(repeating: "Straße in Łódź\n", count: 10_000).utf8)
+            input.fileHandleForWriting.write(block)
+            Thread.sleep(forTimeInterval: 0.3)
+            process.interrupt()
+            // More lines, so the reader wakes up and sees the interruption.
+            for _ in 0..<20 { if (try? input.fileHandleForWriting.write(contentsOf: block)) == nil { break } }
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 130, "\(err)")
+            #expect(err.contains("interrupted; the database is as it was"), "\(err)")
+            try expectRun(["search", db, "lodz"], stdout: "", status: 1)
+            try expectRun(["search", db, "creme"], stdout: "[Crème] brûlée\n")
+        }
+    }
+
     @Test func findMaxLineBytes() throws {
         try expectRun(["find", "b", "--max-line-bytes", "3"], stdin: "abc\nabcd\n", stdout: "a[b]c\n",
                       stderr: "foldcheck: line 2 is longer than --max-line-bytes 3 (it starts at byte offset 4 of the input)\n", status: 65)

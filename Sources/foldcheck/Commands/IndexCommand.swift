@@ -53,6 +53,11 @@ struct IndexCommand: ParsableCommand {
             let progress = Progress(total: files.isEmpty ? nil : files.reduce(0) { $0 + fileSize($1) })
             interrupted = 0
             signal(SIGINT) { _ in interrupted = 1 }
+            // A parent may have started us with SIGINT blocked (it stays blocked across exec).
+            var unblock = sigset_t()
+            sigemptyset(&unblock)
+            sigaddset(&unblock, SIGINT)
+            sigprocmask(SIG_UNBLOCK, &unblock, nil)
             defer { signal(SIGINT, SIG_DFL) }
             try db.execute("BEGIN")
             do {
