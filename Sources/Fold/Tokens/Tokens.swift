@@ -33,19 +33,26 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// try Folder().tokens(in: "Crème brûlée").map(\.foldedUTF8Range)   // [0..<5, 6..<12]
     /// ```
     public let foldedUTF8Range: Range<Int>
-    let source: Tokens.Source
-    /// `source.bytes`' start: valid while this token (which holds `source`) lives.
-    nonisolated(unsafe) let base: UnsafePointer<UInt8>
+    /// The folded word, held in the token: up to 16 bytes inline (no allocation, nothing
+    /// shared), a longer one as a reference to the folded text of its input.
+    @usableFromInline let word: FoldedWord
 
-    /// The folded word as UTF-8, a slice of the folded text shared by every token (no copy).
+    /// The folded word.
     ///
     /// ```swift
-    /// Array(try Folder().tokens(in: "Éte").first!.foldedUTF8)   // Array("ete".utf8)
+    /// try Folder().tokens(in: "ﬁnance").map(\.folded)   // ["finance"]
     /// ```
-    public var foldedUTF8: ArraySlice<UInt8> { source.foldedUTF8[foldedUTF8Range] }
+    public var folded: String { word.withBytes { String(decoding: $0, as: UTF8.self) } }
 
-    /// Calls `body` with the folded word's UTF-8, in place: no copy and no reference counting,
-    /// the fastest way to read it. The buffer is valid only inside `body`.
+    /// The folded word as UTF-8 (a copy; ``withFoldedUTF8(_:)`` reads it in place).
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "Éte").first!.foldedUTF8   // Array("ete".utf8)
+    /// ```
+    public var foldedUTF8: [UInt8] { word.withBytes { Array($0) } }
+
+    /// Calls `body` with the folded word's UTF-8 in place: no copy and no allocation, the
+    /// fastest way to read it. The buffer is valid only inside `body`.
     ///
     /// ```swift
     /// var bytes = 0
@@ -53,20 +60,8 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// ```
     @inlinable
     public func withFoldedUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try withFoldedBytes { try body($0) }
+        try word.withBytes { try body(UnsafeRawBufferPointer($0)) }
     }
-
-    @usableFromInline
-    func withFoldedBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: base + foldedUTF8Range.lowerBound, count: foldedUTF8Range.count))
-    }
-
-    /// The folded word as a `String` (built on each call).
-    ///
-    /// ```swift
-    /// try Folder().tokens(in: "ﬁnance").map(\.folded)   // ["finance"]
-    /// ```
-    public var folded: String { String(decoding: foldedUTF8, as: UTF8.self) }
 
     /// The token's range in `original`, the text it was made from.
     ///
@@ -83,16 +78,56 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
 
     /// `folded@start..<end`, for debugging.
     public var description: String { "\(folded)@\(originalUTF8Range)" }
+}
 
-    public static func == (a: Token, b: Token) -> Bool {
-        a.index == b.index && a.originalUTF8Range == b.originalUTF8Range && a.foldedUTF8 == b.foldedUTF8
+/// A token's folded word: up to 16 bytes in two words, or a range of its input's folded text.
+@usableFromInline
+struct FoldedWord: Sendable, Hashable {
+    @usableFromInline var low: UInt64 = 0, high: UInt64 = 0
+    @usableFromInline let count: Int
+    /// The text that holds a word longer than 16 bytes, at `low` (its start) in the fold.
+    @usableFromInline nonisolated(unsafe) let text: TokenText?
+
+    /// The word at `range` of `text`'s fold (`bytes`).
+    @inline(__always)
+    init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, in text: TokenText) {
+        count = range.count
+        if count > 16 {
+            self.text = text
+            low = UInt64(range.lowerBound)
+            return
+        }
+        self.text = nil
+        // Two loads and a mask: the fold is followed by at least 16 bytes of padding.
+        let p = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
+        let first = p.loadUnaligned(as: UInt64.self), second = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        if count >= 8 {
+            low = first
+            high = count == 16 ? second : second & ((1 << UInt64(8 * (count - 8))) - 1)
+        } else {
+            low = first & ((1 << UInt64(8 * count)) - 1)
+        }
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(index)
-        hasher.combine(originalUTF8Range)
-        hasher.combine(foldedUTF8Range.count)
-        for byte in foldedUTF8 { hasher.combine(byte) }
+    @inlinable @inline(__always)
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if text != nil { return try withSharedBytes(body) }
+        return try withUnsafeBytes(of: (low, high)) { try body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)) }
+    }
+
+    @usableFromInline
+    func withSharedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(rebasing: text!.foldedUTF8[Int(low)..<(Int(low) + count)]))
+    }
+
+    @usableFromInline
+    static func == (a: FoldedWord, b: FoldedWord) -> Bool {
+        a.withBytes { x in b.withBytes { y in x.elementsEqual(y) } }
+    }
+
+    @usableFromInline
+    func hash(into hasher: inout Hasher) {
+        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
 
@@ -105,63 +140,30 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
 /// tokens.map(\.folded)   // ["ca", "coute", "3,50", "c", "est", "1", "2", "prix"]
 /// ```
 public struct Tokens: Sequence, Sendable {
-    /// What the tokens of one text share: one reference per token, no copy.
-    final class Source: @unchecked Sendable {
-        let original: String
-        let foldedUTF8: [UInt8]
-        /// A copy of ``foldedUTF8`` that lives as long as this object: the iterator and
-        /// ``Token/withFoldedUTF8(_:)`` read it without reference counting. Never written.
-        let bytes: UnsafeMutableBufferPointer<UInt8>
-        /// The map back to the original; nil when the fold kept the original's shape byte for byte.
-        let map: OffsetMap?
-        /// The words, when they came from ICU's iterator (dictionary scripts) and not the fast path.
-        let dictionaryWords: [Range<Int>]?
+    nonisolated(unsafe) let text: TokenText
 
-        init(original: String, foldedUTF8: [UInt8], map: OffsetMap?) {
-            self.original = original
-            self.foldedUTF8 = foldedUTF8
-            self.map = map
-            bytes = .allocate(capacity: Swift.max(1, foldedUTF8.count))
-            _ = bytes.initialize(from: foldedUTF8)
-            dictionaryWords = foldedUTF8.withUnsafeBufferPointer {
-                WordBreaker.needsICU($0) ? WordBreaker.referenceWords(in: $0) : nil
-            }
-        }
-
-        deinit { bytes.deallocate() }
-
-        @inline(__always)
-        func originalRange(_ folded: Range<Int>) -> Range<Int> {
-            map?.originalUTF8Range(ofFoldedUTF8: folded, original: original.utf8) ?? folded
-        }
-    }
-
-    let source: Source
-
-    init(original: String, foldedUTF8: [UInt8], map: OffsetMap?) {
-        source = Source(original: original, foldedUTF8: foldedUTF8, map: map)
-    }
+    init(_ text: TokenText) { self.text = text }
 
     /// The text the tokens come from.
     ///
     /// ```swift
     /// try Folder().tokens(in: "Crème").original   // "Crème"
     /// ```
-    public var original: String { source.original }
+    public var original: String { String(decoding: text.originalUTF8, as: UTF8.self) }
 
-    /// The folded text as UTF-8 (what ``Token/foldedUTF8`` slices).
+    /// The folded text as UTF-8 (what ``Token/foldedUTF8Range`` indexes).
     ///
     /// ```swift
     /// try Folder().tokens(in: "Crème").foldedUTF8   // Array("creme".utf8)
     /// ```
-    public var foldedUTF8: [UInt8] { source.foldedUTF8 }
+    public var foldedUTF8: [UInt8] { Array(text.foldedUTF8) }
 
     /// The folded text (the same as `Folder.fold(original)`).
     ///
     /// ```swift
     /// try Folder().tokens(in: "Crème").folded   // "creme"
     /// ```
-    public var folded: String { String(decoding: source.foldedUTF8, as: UTF8.self) }
+    public var folded: String { String(decoding: text.foldedUTF8, as: UTF8.self) }
 
     /// Makes the tokens one at a time.
     ///
@@ -169,9 +171,7 @@ public struct Tokens: Sequence, Sendable {
     /// var it = try Folder().tokens(in: "a b").makeIterator()
     /// it.next()?.folded   // "a"
     /// ```
-    public func makeIterator() -> Iterator {
-        Iterator(source: source, bytes: UnsafeBufferPointer(rebasing: source.bytes[0..<source.foldedUTF8.count]))
-    }
+    public func makeIterator() -> Iterator { Iterator(text) }
 
     /// The iterator of ``Tokens``: finds the next word from where the last one ended.
     ///
@@ -180,11 +180,24 @@ public struct Tokens: Sequence, Sendable {
     /// while let token = it.next() { print(token.folded) }
     /// ```
     public struct Iterator: IteratorProtocol, Sendable {
-        let source: Source
-        /// `source.bytes`, valid while `source` lives.
-        nonisolated(unsafe) let bytes: UnsafeBufferPointer<UInt8>
+        nonisolated(unsafe) let text: TokenText
+        // `text`'s fold and changes, valid while `text` (held above) lives.
+        nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
+        nonisolated(unsafe) let changes: UnsafePointer<TokenText.Change>
+        let changeCount: Int
+        let dictionaryWords: [Range<Int>]?
+        let table = WordBreakTable.shared
+        var cursor = TokenText.Cursor()
         var position = 0
         var index = 0
+
+        init(_ text: TokenText) {
+            self.text = text
+            folded = text.foldedUTF8
+            changes = text.changes
+            changeCount = text.changeCount
+            dictionaryWords = text.dictionaryWords
+        }
 
         /// The next token, or nil at the end.
         ///
@@ -194,17 +207,17 @@ public struct Tokens: Sequence, Sendable {
         /// ```
         public mutating func next() -> Token? {
             let range: Range<Int>
-            if let words = source.dictionaryWords {
+            if let words = dictionaryWords {
                 guard index < words.count else { return nil }
                 range = words[index]
             } else {
-                guard let word = WordBreaker.nextWord(in: bytes, from: position) else { return nil }
+                guard let word = WordBreaker.nextWord(in: folded, from: position, table: table) else { return nil }
                 range = word
                 position = word.upperBound
             }
             defer { index += 1 }
-            return Token(index: index, originalUTF8Range: source.originalRange(range), foldedUTF8Range: range, source: source,
-                         base: bytes.baseAddress!)
+            let original = cursor.originalUTF8Range(ofFolded: range, changes: changes, count: changeCount)
+            return Token(index: index, originalUTF8Range: original, foldedUTF8Range: range, word: FoldedWord(folded, range, in: text))
         }
     }
 }
@@ -224,22 +237,12 @@ extension Folder {
     /// ```
     public func tokens(in text: some StringProtocol) -> Tokens {
         var original = text as? String ?? String(text)
-        original.makeContiguousUTF8()
-        let cheap = original.utf8.withContiguousStorageIfAvailable { utf8 -> [UInt8]? in
-            // ASCII that folds letter for letter keeps its shape: the fold's offsets are the
-            // original's, with no map to build.
-            guard engine.asciiKeepsShape, UTF8Validation.isASCII(utf8) else { return nil }
-            guard case .success(let folded) = foldBytes(utf8, replacingInvalid: true), folded.count == utf8.count else { return nil }
-            return folded
+        return original.withUTF8 { utf8 in
+            switch TokenText.perScalar(utf8, engine: engine) {
+            case .made(let text): return Tokens(text)
+            case .invalid, .general: return Tokens(generalTokenText(utf8))
+            }
         }
-        if let cheap, let folded = cheap {
-            return Tokens(original: original, foldedUTF8: folded, map: nil)
-        }
-        if let (folded, map) = original.utf8.withContiguousStorageIfAvailable({ foldByScalar($0) }) ?? nil {
-            return Tokens(original: original, foldedUTF8: folded, map: map)
-        }
-        let text = foldedText(original)
-        return Tokens(original: original, foldedUTF8: Array(text.folded.utf8), map: text.map)
     }
 
     /// The tokens of UTF-8 bytes (see ``tokens(in:)``); their ranges are offsets into `bytes`.
@@ -251,74 +254,29 @@ extension Folder {
     /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<15]
     /// ```
     public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
-        if let bad = UTF8Validation.firstInvalidOffset(in: bytes) { throw InvalidUTF8Error(byteOffset: bad) }
-        return tokens(in: String(decoding: bytes, as: UTF8.self))
+        let made = bytes.withContiguousStorageIfAvailable { tokenText($0) }
+            ?? Array(bytes).withUnsafeBufferPointer { tokenText($0) }
+        return Tokens(try made.get())
     }
-}
 
-extension Folder {
-    /// The fold and its offset map (as ``foldedText(_:)`` makes them) without the general path, when every code point of `utf8` folds alone
-    /// (the fast table's quick word: it starts with a starter that combines with nothing before
-    /// it, so no neighbour changes it): the fold is their folds end to end, and the map records
-    /// each code point whose fold has another shape (é → e, ß → ss). Nil otherwise, and the
-    /// general path decides. The same answers as ``foldedText(_:)`` (the tests compare them).
-    func foldByScalar(_ utf8: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], map: OffsetMap)? {
-        guard engine.asciiKeepsShape, !engine.steps.collapsesWhitespace, let p = utf8.baseAddress else { return nil }
-        let table = engine.fastTable
-        for attempt in 0..<2 {
-            if attempt == 1 {
-                // The quick words of a page exist once the fast path has used the page.
-                guard case .success = foldBytes(utf8, replacingInvalid: true) else { return nil }
+    func tokenText(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<TokenText, InvalidUTF8Error> {
+        switch TokenText.perScalar(utf8, engine: engine) {
+        case .made(let text): return .success(text)
+        case .invalid(let at): return .failure(InvalidUTF8Error(byteOffset: at))
+        case .general:
+            if let bad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) {
+                return .failure(InvalidUTF8Error(byteOffset: bad))
             }
-            let n = utf8.count
-            var folded: [UInt8] = []
-            folded.reserveCapacity(n + 16)
-            var changes: [OffsetMap.Change] = []
-            var i = 0
-            var complete = true
-            while i < n {
-                let b = p[i]
-                if b < 0x80 {
-                    folded.append(table.asciiMap[Int(b)])
-                    i += 1
-                    continue
-                }
-                guard let (c, length) = UTF8Decoder.decode(p, i, n), c < 0x10000 else { return nil }
-                let q = QuickWord(raw: table.quick[Int(c)])
-                guard q.isPresent else { complete = false; break }
-                let start = folded.count
-                var bytes = q.bytes
-                for _ in 0..<q.count {
-                    folded.append(UInt8(truncatingIfNeeded: bytes))
-                    bytes >>= 8
-                }
-                if !(q.isOneScalar && q.count == length) {
-                    changes.append(OffsetMap.Change(foldedStart: start, foldedEnd: folded.count, originalStart: i, originalEnd: i + length))
-                }
-                i += length
-            }
-            if complete {
-                return (folded, OffsetMap(changes: changes, foldedCount: folded.count, originalCount: n))
-            }
+            return .success(generalTokenText(utf8))
         }
-        return nil
     }
-}
 
-extension UTF8Validation {
-    /// Whether every byte is ASCII.
-    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let p = utf8.baseAddress else { return true }
-        let n = utf8.count
-        var i = 0
-        while i + 8 <= n {
-            if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
+    /// The general path's fold and map of valid UTF-8, as a ``TokenText``.
+    func generalTokenText(_ utf8: UnsafeBufferPointer<UInt8>) -> TokenText {
+        let text = foldedText(String(decoding: utf8, as: UTF8.self))
+        var folded = text.folded
+        return text.map.changes.withUnsafeBufferPointer { changes in
+            folded.withUTF8 { TokenText.make(original: utf8, folded: $0, changes: changes) }
         }
-        while i < n {
-            if p[i] >= 0x80 { return false }
-            i += 1
-        }
-        return true
     }
 }

@@ -120,6 +120,16 @@ struct WordBreakTable: @unchecked Sendable {
         s2.initialize(from: stage2, count: stage2.count)
         self.stage1 = UnsafePointer(s1)
         self.stage2 = UnsafePointer(s2)
+        ascii = UnsafePointer(s2 + Int(stage1[0]) << 7)
+    }
+
+    /// The classes of the 128 ASCII code points (a block of `stage2`).
+    private let ascii: UnsafePointer<UInt8>
+
+    /// The class of an ASCII byte.
+    @inline(__always)
+    func ascii(_ b: UInt8) -> Class {
+        unsafeBitCast(ascii[Int(b & 0x7F)], to: Class.self)
     }
 
     /// The class of a code point (≤ U+10FFFF).

@@ -124,12 +124,26 @@ enum WordBreaker {
 
     /// The first word of `utf8` at or after `start` (a unit boundary: 0, or the end of a word),
     /// or nil. Only for text without ``WordBreakTable/Class/slow`` code points.
+    @inline(__always)
     static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+        nextWord(in: utf8, from: start, table: WordBreakTable.shared)
+    }
+
+    /// The same with the table at hand (the iterator keeps it).
+    static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, table: WordBreakTable) -> Range<Int>? {
         guard let p = utf8.baseAddress else { return nil }
         let n = utf8.count
-        let table = WordBreakTable.shared
         var i = start
         while i < n {
+            // ASCII that starts no word: a unit of its own (a mark after it is a unit that
+            // starts none either).
+            if p[i] < 0x80 {
+                let c = table.ascii(p[i])
+                if !(isLetter(c) || c == .numeric || c == .extendNumLet) {
+                    i += 1
+                    continue
+                }
+            }
             let (c, end) = unit(p, i, n, table)
             switch c {
             case .ideographic:
@@ -152,6 +166,22 @@ enum WordBreaker {
             // WB13 whose classes Fold's decisions take out).
             var last = c, runEnd = end, hasWord = c != .extendNumLet
             run: while runEnd < n {
+                // ASCII letters and digits eight at a time; the last one before a byte that is
+                // not ASCII is left to `unit`, for the marks that may follow it.
+                let before = runEnd
+                while runEnd + 8 <= n {
+                    let k = leadingASCIIAlphanumerics(UnsafeRawPointer(p + runEnd).loadUnaligned(as: UInt64.self))
+                    runEnd += k
+                    if k < 8 { break }
+                }
+                if runEnd > before {
+                    if runEnd < n && p[runEnd] >= 0x80 { runEnd -= 1 }
+                    if runEnd > before {
+                        last = table.ascii(p[runEnd - 1])
+                        hasWord = true
+                        continue run
+                    }
+                }
                 let (d, dEnd) = unit(p, runEnd, n, table)
                 switch d {
                 case .letter, .hebrewLetter, .numeric:
@@ -183,6 +213,19 @@ enum WordBreaker {
             i = runEnd
         }
         return nil
+    }
+
+    /// How many of the eight bytes of `w` (first byte lowest) are ASCII letters or digits
+    /// before the first that is not.
+    @inline(__always)
+    static func leadingASCIIAlphanumerics(_ w: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // With each byte's high bit set, subtracting `lo` from it borrows from no other byte
+        // and leaves the high bit set exactly when the byte is at least `lo`.
+        let c = w | highs
+        @inline(__always) func within(_ lo: UInt64, _ hi: UInt64) -> UInt64 { (c &- lo &* ones) & ~(c &- (hi + 1) &* ones) }
+        let alphanumeric = (within(0x30, 0x39) | within(0x41, 0x5A) | within(0x61, 0x7A)) & ~w & highs
+        return (~alphanumeric & highs).trailingZeroBitCount >> 3
     }
 
     // MARK: The reference

@@ -35,7 +35,7 @@ struct TokensCommand: ParsableCommand {
                 if !first { try out.write("\n") }
                 first = false
                 for token in tokens {
-                    try token.foldedUTF8.withUnsafeBytes { try out.write($0) }
+                    try token.withFoldedUTF8 { try out.write($0) }
                     try out.write("\t\(token.originalUTF8Range.lowerBound)\t\(token.originalUTF8Range.upperBound)\t")
                     try bytes[token.originalUTF8Range].withUnsafeBytes { try out.write($0) }
                     try out.write("\n")

@@ -1,0 +1,270 @@
+/// The text the tokens of one input share, in one allocation: the input's UTF-8, its fold, the
+/// changes of shape between them (as ``OffsetMap`` records them) and, for text that needs a
+/// dictionary, ICU's words.
+///
+/// Made in one pass over the input when every code point of it folds alone (``perScalar``),
+/// which is nearly all text; by the general path and its ``OffsetMap`` otherwise.
+/// Never written after ``make(original:folded:changes:)``, so it is safe to share (ManagedBuffer
+/// itself is not Sendable: the properties that hold one are `nonisolated(unsafe)`).
+@usableFromInline
+final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
+    @usableFromInline
+    struct Header {
+        var changeCount: Int
+        var originalCount: Int
+        var foldedCount: Int
+        /// The words, when they come from ICU's iterator (dictionary scripts) and not the fast path.
+        var dictionaryWords: [Range<Int>]?
+    }
+
+    /// A unit of the fold whose shape changed: `folded[foldedStart..<foldedEnd]` came from
+    /// `original[originalStart..<originalEnd]` as a whole.
+    typealias Change = OffsetMap.Change
+
+    // The elements: the changes, then the original, then the fold.
+    private var changesBase: UnsafeMutableRawPointer { withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) } }
+    var changeCount: Int { header.changeCount }
+    var originalUTF8: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: (changesBase + header.changeCount * MemoryLayout<Change>.stride).assumingMemoryBound(to: UInt8.self),
+                            count: header.originalCount)
+    }
+    var foldedUTF8: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: originalUTF8.baseAddress! + header.originalCount, count: header.foldedCount)
+    }
+    var changes: UnsafePointer<Change> { UnsafePointer(changesBase.assumingMemoryBound(to: Change.self)) }
+    var dictionaryWords: [Range<Int>]? { header.dictionaryWords }
+
+    /// A copy of `original`, `folded` and `changes` (in order; between two of them the fold
+    /// has the original's shape).
+    static func make(original: UnsafeBufferPointer<UInt8>, folded: UnsafeBufferPointer<UInt8>,
+                     changes: UnsafeBufferPointer<Change>) -> TokenText {
+        let changeBytes = changes.count * MemoryLayout<Change>.stride
+        // Padding after the fold: a token reads its word as two eight-byte loads.
+        let buffer = create(minimumCapacity: changeBytes + original.count + folded.count + 16) { _ in
+            Header(changeCount: changes.count, originalCount: original.count, foldedCount: folded.count, dictionaryWords: nil)
+        }
+        let text = unsafeDowncast(buffer, to: TokenText.self)
+        let base = text.changesBase
+        if let c = changes.baseAddress { base.copyMemory(from: c, byteCount: changeBytes) }
+        if let o = original.baseAddress { (base + changeBytes).copyMemory(from: o, byteCount: original.count) }
+        if let f = folded.baseAddress { (base + changeBytes + original.count).copyMemory(from: f, byteCount: folded.count) }
+        let fold = text.foldedUTF8
+        if WordBreaker.needsICU(fold) { text.header.dictionaryWords = WordBreaker.referenceWords(in: fold) }
+        return text
+    }
+
+    /// The smallest range of the original that produced `range` of the fold (whole units: a
+    /// change's whole source, or the scalars of the same shape). Logarithmic; the iterator
+    /// walks forward with ``Cursor`` instead.
+    func originalUTF8Range(ofFolded range: Range<Int>) -> Range<Int> {
+        var cursor = Cursor()
+        return cursor.originalUTF8Range(ofFolded: range, changes: changes, count: changeCount, search: true)
+    }
+
+    /// A position among the changes for lookups that only move forward (the tokens of a text):
+    /// linear over all of them.
+    struct Cursor {
+        /// The first change that ends after the last byte looked up.
+        var next = 0
+        /// `originalStart - foldedStart` for the bytes of the same shape before `next`.
+        var delta = 0
+
+        @inline(__always)
+        mutating func originalUTF8Range(ofFolded range: Range<Int>, changes: UnsafePointer<Change>, count: Int,
+                                        search: Bool = false) -> Range<Int> {
+            guard count > 0, !range.isEmpty else { return range.lowerBound + delta..<range.upperBound + delta }
+            if search {
+                // The first change that ends after the range's first byte.
+                var low = 0, high = count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if changes[mid].foldedEnd <= range.lowerBound { low = mid + 1 } else { high = mid }
+                }
+                next = low
+                delta = low > 0 ? changes[low - 1].originalEnd - changes[low - 1].foldedEnd : 0
+            }
+            let start = originalOffset(of: range.lowerBound, changes, count, end: false)
+            let end = originalOffset(of: range.upperBound - 1, changes, count, end: true)
+            return start..<end
+        }
+
+        /// The start (or the end) in the original of the unit that holds folded byte `p`.
+        @inline(__always)
+        private mutating func originalOffset(of p: Int, _ changes: UnsafePointer<Change>, _ count: Int, end: Bool) -> Int {
+            while next < count && changes[next].foldedEnd <= p {
+                delta = changes[next].originalEnd - changes[next].foldedEnd
+                next += 1
+            }
+            if next < count && changes[next].foldedStart <= p {
+                return end ? changes[next].originalEnd : changes[next].originalStart
+            }
+            // Same shape: scalar for scalar, so a scalar boundary of the fold is one of the
+            // original, `delta` further.
+            return end ? p + 1 + delta : p + delta
+        }
+    }
+}
+
+extension TokenText {
+    enum PerScalarOutcome {
+        case made(TokenText)
+        /// The first byte that is not valid UTF-8.
+        case invalid(Int)
+        /// A code point that interacts with its neighbours (a mark, a character that composes
+        /// backward): the general path decides.
+        case general
+    }
+
+    /// The fold and its changes in one pass, when every code point of `utf8` folds alone: its
+    /// fold starts with a starter that combines with nothing before it (the fast table's
+    /// quick words and entries say so), so the fold is the code points' folds end to end; and
+    /// the kana voiced by a halfwidth or combining voicing mark after it (ｶﾞ → ガ), composed
+    /// here as the fast path does. The same answers as the general path (the tests compare
+    /// them). Validates as it goes.
+    static func perScalar(_ utf8: UnsafeBufferPointer<UInt8>, engine: FoldEngine) -> PerScalarOutcome {
+        let n = utf8.count
+        guard engine.asciiKeepsShape, !engine.steps.collapsesWhitespace, let src = utf8.baseAddress else {
+            return n == 0 && engine.asciiKeepsShape ? .made(make(original: utf8, folded: utf8, changes: .init(start: nil, count: 0))) : .general
+        }
+        // Changes come from code points of two bytes or more (or a kana and its mark).
+        return withUnsafeTemporaryAllocation(of: Change.self, capacity: n / 2 + 1) { changes in
+            // Nearly every fold fits twice the input (a quick word is at most four bytes);
+            // a longer one (ﷺ) is done again with room for the largest expansion.
+            var capacity = 2 * n + 8
+            while true {
+                let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> PerScalarOutcome? in
+                    guard let written = fill(src, n, out.baseAddress!, capacity, changes.baseAddress!, engine) else { return nil }
+                    switch written {
+                    case .success(let (o, k)):
+                        return .made(make(original: utf8, folded: UnsafeBufferPointer(start: out.baseAddress!, count: o),
+                                          changes: UnsafeBufferPointer(start: changes.baseAddress!, count: k)))
+                    case .failure(let failure):
+                        return failure.invalidAt.map { .invalid($0) } ?? .general
+                    }
+                }
+                if let outcome { return outcome }
+                capacity = FoldEngine.expandedCapacity(n)
+            }
+        }
+    }
+
+    private struct Failure: Error {
+        /// Where the input stopped being valid UTF-8; nil when the general path must fold it.
+        let invalidAt: Int?
+    }
+
+    /// The loop of ``perScalar``: the fold's length and the number of changes, a failure, or
+    /// nil when the fold outgrew `capacity`.
+    private static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
+                             _ changes: UnsafeMutablePointer<Change>, _ engine: FoldEngine) -> Result<(Int, Int), Failure>? {
+        let table = engine.fastTable
+        let quick = table.quick, asciiMap = table.asciiMap
+        let caseOnly = table.asciiCaseOnly, swar = caseOnly || table.asciiIdentity
+        let composes = engine.steps.composes
+        var i = 0, o = 0, k = 0
+        // The last code point written, when it is one kana starter (three bytes at o - 3): a
+        // voicing mark after it composes with it. Its input starts at `kanaIn`.
+        var kanaIn = -1
+        // Where the last unit written starts, in the fold and in the input: a code point that
+        // folds to nothing joins it.
+        var unitOut = -1, unitIn = -1
+        while i < n {
+            // ASCII: eight bytes at a time when only A-Z change, else byte by byte.
+            let runStart = i
+            if swar {
+                while i + 8 <= n && o + 8 <= capacity {
+                    let s = FoldEngine.asciiStep(src + i, out + o, caseOnly: caseOnly)
+                    i &+= s
+                    o &+= s
+                    if s < 8 { break }
+                }
+            }
+            while i < n && src[i] < 0x80 {
+                guard o < capacity else { return nil }
+                out[o] = asciiMap[Int(src[i])]
+                i &+= 1
+                o &+= 1
+            }
+            if i > runStart {
+                kanaIn = -1
+                unitOut = o - 1
+                unitIn = i - 1
+            }
+            guard i < n else { break }
+            guard let (c, length) = UTF8Decoder.decode(src, i, n) else { return .failure(Failure(invalidAt: i)) }
+            guard o + 8 <= capacity else { return nil }
+            var q = QuickWord(raw: 0)
+            if c < 0x10000 {
+                q = QuickWord(raw: Atomics.loadRelaxed(quick + Int(c)))
+                if !q.isPresent {
+                    // Quick words exist once their page is built.
+                    _ = table.page(Int(c >> 8))
+                    q = QuickWord(raw: Atomics.loadRelaxed(quick + Int(c)))
+                }
+            }
+            if q.isPresent {
+                UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
+                if !(q.isOneScalar && q.count == length) {
+                    changes[k] = Change(foldedStart: o, foldedEnd: o + q.count, originalStart: i, originalEnd: i + length)
+                    k += 1
+                }
+                kanaIn = q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3 ? i : -1
+                unitOut = o
+                unitIn = i
+                o &+= q.count
+                i &+= length
+                continue
+            }
+            if composes && kanaIn >= 0,
+               let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(out + o - 3).loadUnaligned(as: UInt32.self)), c) {
+                // ｶﾞ → ガ, か + U+3099 → が: one unit from the kana and its mark.
+                UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
+                if k > 0 && changes[k - 1].foldedStart == o - 3 {
+                    changes[k - 1].originalEnd = i + length
+                } else {
+                    changes[k] = Change(foldedStart: o - 3, foldedEnd: o, originalStart: kanaIn, originalEnd: i + length)
+                    k += 1
+                }
+                kanaIn = -1
+                unitOut = o - 3
+                unitIn = changes[k - 1].originalStart
+                i &+= length
+                continue
+            }
+            // Any other code point whose fold is not empty and starts with a starter that
+            // nothing before it touches (its fast-table entry).
+            let slot = table.slot(c)
+            let e = slot.entry
+            if e.isEmpty && !e.has(FastEntry.general | FastEntry.tail) && unitOut >= 0 {
+                // A removed mark or ignorable: gone before anything composes, so it changes no
+                // neighbour; it belongs to the unit before it (as in the general path's map).
+                if k > 0 && changes[k - 1].foldedStart == unitOut {
+                    changes[k - 1].originalEnd = i + length
+                } else {
+                    changes[k] = Change(foldedStart: unitOut, foldedEnd: o, originalStart: unitIn, originalEnd: i + length)
+                    k += 1
+                }
+                kanaIn = -1
+                i &+= length
+                continue
+            }
+            guard !e.has(FastEntry.general | FastEntry.backward | FastEntry.tail), !e.isEmpty, slot.firstClass == 0 else {
+                return .failure(Failure(invalidAt: nil))
+            }
+            let bytes = e.isIdentity ? src + i : slot.foldBytes
+            let count = e.isIdentity ? length : e.length
+            guard o + count <= capacity else { return nil }
+            (out + o).update(from: bytes, count: count)
+            if !(e.isIdentity || (count == length && UTF8Decoder.sequenceLength(lead: bytes[0]) == count)) {
+                changes[k] = Change(foldedStart: o, foldedEnd: o + count, originalStart: i, originalEnd: i + length)
+                k += 1
+            }
+            kanaIn = -1
+            unitOut = o
+            unitIn = i
+            o &+= count
+            i &+= length
+        }
+        return .success((o, k))
+    }
+}
