@@ -85,6 +85,29 @@ import Testing
         #expect(marksAfterICUQuirk < 1000, "\(marksAfterICUQuirk) strings left out")
     }
 
+    /// Text with code points the fast path hands to ICU (dictionary scripts, ZWJ, "@", kana
+    /// voicing marks, Han that is not ideographic) gets ICU's words for the whole text (a fast
+    /// path that stopped at the first of them disagreed with ICU before it, in katakana runs
+    /// and after Hebrew letters).
+    @Test func theHandOverToICUGivesICUsWords() {
+        var rng = seededGenerator(0x70C6)
+        let pieces: [String] = ["a", "Z", "é", "7", "0", ".", ",", "'", "_", "-", " ", "\n", "\u{301}", "\u{5D0}", "\u{3042}",
+                                "\u{30AB}", "\u{FF76}", "\u{4E00}", "\u{AC00}", "\u{1F600}", "\u{200B}", "ß", "\u{416}", "%",
+                                "\u{E01}", "\u{E32}", "\u{E44}", "\u{E17}", "\u{E22}", "\u{1780}", "\u{200D}", "@", "\u{3099}",
+                                "\u{FF9E}", "\u{3005}", "\u{2E80}", "ไทย", "ภาษา", "\u{E81}\u{EB2}"]
+        var failures: [String] = []
+        var compared = 0
+        for _ in 0..<20_000 {
+            let text = (0..<Int.random(in: 1...16, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            guard Self.needsICU(text), !Self.marksAfterICUQuirk(text) else { continue }
+            compared += 1
+            let words = WordSegmenter.words(in: Array(text.utf8)), r = Self.reference(text)
+            if words != r { failures.append("\(codePoints(text)): \(words), ICU \(r)") }
+        }
+        expectNoFailures(failures, "random strings")
+        #expect(compared > 5000, "only \(compared) strings compared")
+    }
+
     /// A mark after a Hangul syllable, an ExtendNumLet or an apostrophe: the documented places
     /// where Fold keeps a word that ICU's root rules drop (the comparison leaves such strings
     /// out, at most one in twenty; `marksNeverCostAWord` checks the difference itself).

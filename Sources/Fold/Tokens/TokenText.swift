@@ -1,6 +1,5 @@
 /// The text the tokens of one input share, in one allocation: the input's UTF-8, its fold, the
-/// changes of shape between them (as ``OffsetMap`` records them) and, for text that needs a
-/// dictionary, ICU's words.
+/// changes of shape between them (as ``OffsetMap`` records them).
 ///
 /// Made in one pass over the input when every code point of it folds alone (``perScalar``),
 /// which is nearly all text; by the general path and its ``OffsetMap`` otherwise.
@@ -13,8 +12,6 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         var changeCount: Int
         var originalCount: Int
         var foldedCount: Int
-        /// The words, when they come from ICU's iterator (dictionary scripts) and not the fast path.
-        var dictionaryWords: [Range<Int>]?
     }
 
     /// A unit of the fold whose shape changed: `folded[foldedStart..<foldedEnd]` came from
@@ -32,7 +29,6 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         UnsafeBufferPointer(start: originalUTF8.baseAddress! + header.originalCount, count: header.foldedCount)
     }
     var changes: UnsafePointer<Change> { UnsafePointer(changesBase.assumingMemoryBound(to: Change.self)) }
-    var dictionaryWords: [Range<Int>]? { header.dictionaryWords }
 
     /// A copy of `original`, `folded` and `changes` (in order; between two of them the fold
     /// has the original's shape).
@@ -41,15 +37,13 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         let changeBytes = changes.count * MemoryLayout<Change>.stride
         // Padding after the fold: a token reads its word as two eight-byte loads.
         let buffer = create(minimumCapacity: changeBytes + original.count + folded.count + 16) { _ in
-            Header(changeCount: changes.count, originalCount: original.count, foldedCount: folded.count, dictionaryWords: nil)
+            Header(changeCount: changes.count, originalCount: original.count, foldedCount: folded.count)
         }
         let text = unsafeDowncast(buffer, to: TokenText.self)
         let base = text.changesBase
         if let c = changes.baseAddress { base.copyMemory(from: c, byteCount: changeBytes) }
         if let o = original.baseAddress { (base + changeBytes).copyMemory(from: o, byteCount: original.count) }
         if let f = folded.baseAddress { (base + changeBytes + original.count).copyMemory(from: f, byteCount: folded.count) }
-        let fold = text.foldedUTF8
-        if WordBreaker.needsICU(fold) { text.header.dictionaryWords = WordBreaker.referenceWords(in: fold) }
         return text
     }
 

@@ -185,10 +185,9 @@ public struct Tokens: Sequence, Sendable {
         nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
         nonisolated(unsafe) let changes: UnsafePointer<TokenText.Change>
         let changeCount: Int
-        let dictionaryWords: [Range<Int>]?
         let table = WordBreakTable.shared
+        var words = WordBreaker.Cursor()
         var cursor = TokenText.Cursor()
-        var position = 0
         var index = 0
 
         init(_ text: TokenText) {
@@ -196,7 +195,6 @@ public struct Tokens: Sequence, Sendable {
             folded = text.foldedUTF8
             changes = text.changes
             changeCount = text.changeCount
-            dictionaryWords = text.dictionaryWords
         }
 
         /// The next token, or nil at the end.
@@ -206,15 +204,7 @@ public struct Tokens: Sequence, Sendable {
         /// it.next()?.originalUTF8Range   // 0..<2
         /// ```
         public mutating func next() -> Token? {
-            let range: Range<Int>
-            if let words = dictionaryWords {
-                guard index < words.count else { return nil }
-                range = words[index]
-            } else {
-                guard let word = WordBreaker.nextWord(in: folded, from: position, table: table) else { return nil }
-                range = word
-                position = word.upperBound
-            }
+            guard let range = words.next(in: folded, table: table) else { return nil }
             defer { index += 1 }
             let original = cursor.originalUTF8Range(ofFolded: range, changes: changes, count: changeCount)
             return Token(index: index, originalUTF8Range: original, foldedUTF8Range: range, word: FoldedWord(folded, range, in: text))

@@ -24,27 +24,48 @@ enum WordBreaker {
 
     /// Every word of `utf8`, in order.
     static func words(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        if needsICU(utf8) { return referenceWords(in: utf8) }
         var result: [Range<Int>] = []
-        var at = 0
-        while let word = nextWord(in: utf8, from: at) {
-            result.append(word)
-            at = word.upperBound
-        }
+        forEachWord(in: utf8) { result.append($0) }
         return result
     }
 
     /// Calls `body` with every word of `utf8`, in order, without collecting them.
     @inline(__always)
     static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
-        if needsICU(utf8) {
-            for word in referenceWords(in: utf8) { body(word) }
-            return
-        }
-        var at = 0
-        while let word = nextWord(in: utf8, from: at) {
-            body(word)
-            at = word.upperBound
+        var cursor = Cursor()
+        let table = WordBreakTable.shared
+        while let word = cursor.next(in: utf8, table: table) { body(word) }
+    }
+
+    /// The words of a text one at a time: by the fast path, or, when the text holds a code
+    /// point the fast path hands to ICU (``WordBreakTable/Class/slow``), by ICU's iterator
+    /// with Fold's decisions. The whole text goes one way or the other: ICU's dictionaries and
+    /// its katakana runs decide boundaries from more than the neighbouring units, so a fast
+    /// path that stopped where it met such a code point could disagree with ICU before it.
+    struct Cursor {
+        /// Where the last word ended.
+        var position = 0
+        /// Whether the text was checked for code points that need ICU.
+        var checked = false
+        /// ICU's words, when the text needs them.
+        var dictionaryWords: [Range<Int>]? = nil
+        var next = 0
+
+        @inline(__always)
+        mutating func next(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable) -> Range<Int>? {
+            if !checked {
+                checked = true
+                if needsICU(utf8) { dictionaryWords = referenceWords(in: utf8) }
+            }
+            if let words = dictionaryWords {
+                guard next < words.count else { return nil }
+                defer { next += 1 }
+                return words[next]
+            }
+            // Text without such code points: the fast path never asks for ICU.
+            guard case .word(let word) = step(in: utf8, from: position, table: table) else { return nil }
+            position = word.upperBound
+            return word
         }
     }
 
@@ -123,15 +144,24 @@ enum WordBreaker {
     static func isLetter(_ c: Class) -> Bool { c == .letter || c == .hebrewLetter }
 
     /// The first word of `utf8` at or after `start` (a unit boundary: 0, or the end of a word),
-    /// or nil. Only for text without ``WordBreakTable/Class/slow`` code points.
-    @inline(__always)
+    /// or nil; nil as well when the fast path meets a code point it hands to ICU (the tests
+    /// use it on text without them).
     static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
-        nextWord(in: utf8, from: start, table: WordBreakTable.shared)
+        if case .word(let word) = step(in: utf8, from: start, table: WordBreakTable.shared) { return word }
+        return nil
     }
 
-    /// The same with the table at hand (the iterator keeps it).
-    static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, table: WordBreakTable) -> Range<Int>? {
-        guard let p = utf8.baseAddress else { return nil }
+    enum Step {
+        case word(Range<Int>)
+        case end
+        /// A code point of class ``WordBreakTable/Class/slow`` before the next word ended.
+        case needsICU
+    }
+
+    /// The fast path: the first word at or after `start` (a unit boundary: 0, or the end of a
+    /// word), the end, or a code point the fast path hands to ICU.
+    static func step(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, table: WordBreakTable) -> Step {
+        guard let p = utf8.baseAddress else { return .end }
         let n = utf8.count
         var i = start
         while i < n {
@@ -140,6 +170,7 @@ enum WordBreaker {
             if p[i] < 0x80 {
                 let c = table.ascii(p[i])
                 if !(isLetter(c) || c == .numeric || c == .extendNumLet) {
+                    if c == .slow { return .needsICU }
                     i += 1
                     continue
                 }
@@ -147,17 +178,22 @@ enum WordBreaker {
             let (c, end) = unit(p, i, n, table)
             switch c {
             case .ideographic:
-                return i..<end
+                // What follows decides nothing here, except a code point that ICU decides.
+                if end < n && unit(p, end, n, table).0 == .slow { return .needsICU }
+                return .word(i..<end)
             case .hangulSyllable:
                 var runEnd = end
                 while runEnd < n {
                     let (d, dEnd) = unit(p, runEnd, n, table)
+                    if d == .slow { return .needsICU }
                     guard d == .hangulSyllable else { break }
                     runEnd = dEnd
                 }
-                return i..<runEnd
+                return .word(i..<runEnd)
             case .letter, .hebrewLetter, .numeric, .extendNumLet:
                 break
+            case .slow:
+                return .needsICU
             default:
                 i = end
                 continue
@@ -195,6 +231,7 @@ enum WordBreaker {
                     // WB6/7, WB7b/c, WB11/12: joins only between the right two neighbours.
                     guard dEnd < n else { break run }
                     let (e, eEnd) = unit(p, dEnd, n, table)
+                    if e == .slow { return .needsICU }
                     let joins: Bool
                     switch d {
                     case .midLetter: joins = isLetter(last) && isLetter(e)
@@ -205,14 +242,16 @@ enum WordBreaker {
                     guard joins else { break run }
                     last = e
                     runEnd = eEnd
+                case .slow:
+                    return .needsICU
                 default:
                     break run
                 }
             }
-            if hasWord { return i..<runEnd }
+            if hasWord { return .word(i..<runEnd) }
             i = runEnd
         }
-        return nil
+        return .end
     }
 
     /// How many of the eight bytes of `w` (first byte lowest) are ASCII letters or digits
