@@ -54,7 +54,8 @@ package enum ASCIIAdditionRules {
     /// - SCHWA (ə): a, the majority of the peers that fold it (Lucene gives a; PostgreSQL's
     ///   unaccent and ICU's Latin-ASCII leave it; it is Azerbaijani's /æ/ letter).
     /// - IOTA (ɩ): i (Lucene and PostgreSQL's unaccent agree).
-    static let namedLetters: [String: String] = ["WYNN": "w", "YOGH": "gh", "SCHWA": "a", "IOTA": "i"]
+    /// - VEND (ꝩ): the Old Norse form of wynn, transcribed v (Lucene: V).
+    static let namedLetters: [String: String] = ["WYNN": "w", "YOGH": "gh", "SCHWA": "a", "IOTA": "i", "VEND": "v"]
 
     /// Words that make an ornament of a mark.
     static let ornamentWords: Set<String> = ["HEAVY", "MEDIUM", "LIGHT", "FLATTENED", "ORNAMENT", "DINGBAT"]

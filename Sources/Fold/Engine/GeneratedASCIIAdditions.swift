@@ -6,7 +6,7 @@
 enum GeneratedASCIIAdditions {
     static let icuVersion = "72.1"
     static let matchesLinkedICU = "\(ICU.icuVersion[0]).\(ICU.icuVersion[1])" == icuVersion
-    /// Code point → its ASCII fold and the rule (309 entries).
+    /// Code point → its ASCII fold and the rule (311 entries).
     static let entries: [UInt32: ASCIIAddition] = [
         0x0186: .init([0x004F], "letter: OPEN O"),  // Ɔ → O
         0x018E: .init([0x0045], "letter: REVERSED E"),  // Ǝ → E
@@ -189,6 +189,8 @@ enum GeneratedASCIIAdditions {
         0xA75D: .init([0x0072], "letter: RUM ROTUNDA"),  // ꝝ → r
         0xA762: .init([0x005A], "letter: VISIGOTHIC Z"),  // Ꝣ → Z
         0xA763: .init([0x007A], "letter: VISIGOTHIC Z"),  // ꝣ → z
+        0xA768: .init([0x0056], "named letter: VEND"),  // Ꝩ → V
+        0xA769: .init([0x0076], "named letter: VEND"),  // ꝩ → v
         0xA76A: .init([0x0045, 0x0054], "letter: ET"),  // Ꝫ → ET
         0xA76B: .init([0x0065, 0x0074], "letter: ET"),  // ꝫ → et
         0xA76C: .init([0x0049, 0x0053], "letter: IS"),  // Ꝭ → IS
