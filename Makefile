@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test tsan generate vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -97,9 +97,20 @@ SECONDS ?= 120
 fuzz: deps
 	bash Fuzz/run.sh $(SECONDS)
 
-# Regenerates Sources/Fold/Engine/GeneratedLatinASCII.swift from the linked ICU (Sources/fold-generate).
+# Regenerates Sources/Fold/Engine/GeneratedLatinASCII.swift and GeneratedASCIIAdditions.swift from
+# the linked ICU (Sources/fold-generate).
 generate: deps
 	$(SWIFT) run -c release fold-generate
+
+# The ascii profile against the peers' ASCII folding tables as installed on this machine (none is
+# copied into the repository): PostgreSQL's unaccent.rules, ICU's Latin-ASCII through uconv, and
+# Lucene's ASCIIFoldingFilter.java when LUCENE_JAVA names a checkout's copy. Installs
+# postgresql-contrib and icu-devtools with apt-get when missing.
+compare-peers: build
+	@SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	command -v uconv >/dev/null 2>&1 || { echo "compare-peers: installing icu-devtools (uconv) with apt-get" >&2; $$SUDO apt-get install -y -qq icu-devtools; }; \
+	ls /usr/share/postgresql/*/tsearch_data/unaccent.rules >/dev/null 2>&1 || { echo "compare-peers: installing postgresql-contrib (unaccent.rules) with apt-get" >&2; $$SUDO apt-get install -y -qq postgresql-contrib; }
+	python3 Scripts/compare_ascii_peers.py --foldcheck .build/release/foldcheck $(if $(LUCENE_JAVA),--lucene $(LUCENE_JAVA))
 
 vectors: build
 	.build/release/foldcheck vectors TestVectors/*.tsv

@@ -256,6 +256,21 @@ int32_t cfold_char_name(uint32_t code_point, char *dst, int32_t capacity, int32_
     return len;
 }
 
+int32_t cfold_char_from_name(const char *name) {
+    UErrorCode err = U_ZERO_ERROR;
+    UChar32 c = u_charFromName(U_UNICODE_CHAR_NAME, name, &err);
+    return U_SUCCESS(err) ? static_cast<int32_t>(c) : -1;
+}
+
+int32_t cfold_integer_value(uint32_t code_point, int64_t *value) {
+    double v = u_getNumericValue(static_cast<UChar32>(code_point));
+    if (v == U_NO_NUMERIC_VALUE || v < 0 || v > 9007199254740992.0) return 0;
+    int64_t whole = static_cast<int64_t>(v);
+    if (static_cast<double>(whole) != v) return 0;
+    *value = whole;
+    return 1;
+}
+
 static std::mutex latin_ascii_lock;
 static UTransliterator *latin_ascii = nullptr;
 static UErrorCode latin_ascii_open_status = U_ZERO_ERROR;

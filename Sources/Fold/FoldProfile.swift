@@ -51,7 +51,8 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Collapse each run of U+0020 spaces into one (off in every preset).
     public var collapsesWhitespace: Bool
     /// Map remaining Latin-script letters, digits and symbols to ASCII by CLDR's Latin-ASCII
-    /// (©→(c), «→<<); other scripts stay as they are.
+    /// (©→(c), «→<<), then by Fold's ASCII additions for what Latin-ASCII leaves (ǝ→e, ⓫→11,
+    /// ❨→( ); other scripts stay as they are.
     public var transliteratesToASCII: Bool
     /// Last step: recompose to NFC, so kept marks attach again.
     public var composes: Bool
@@ -88,7 +89,8 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         removesDefaultIgnorables: true, removesMarks: true, foldsLetters: true,
         foldsPunctuation: true)
 
-    /// ``search``, then Latin-ASCII for what is left of Latin: `"Ærø © 2024"` → `"aero (c) 2024"`.
+    /// ``search``, then Latin-ASCII and Fold's ASCII additions for what is left of Latin:
+    /// `"Ærø © 2024"` → `"aero (c) 2024"`, `"Ɔkɔm ⓫"` → `"okom 11"`.
     public static let ascii: FoldProfile = {
         var p = FoldProfile.search
         p.name = "ascii"
@@ -127,7 +129,7 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
     public var summary: String {
         switch name {
         case "search": return "index and query key: NFKD, case fold, no ignorables, no marks (by script), letters and punctuation folded, NFC"
-        case "ascii": return "search, then CLDR Latin-ASCII for remaining Latin letters, digits and symbols; other scripts kept"
+        case "ascii": return "search, then CLDR Latin-ASCII and Fold's ASCII additions for remaining Latin letters, digits and symbols; other scripts kept"
         case "nfc": return "Unicode NFC (canonical composition)"
         case "nfd": return "Unicode NFD (canonical decomposition)"
         case "nfkc": return "Unicode NFKC (compatibility composition)"

@@ -63,7 +63,7 @@ public final class FoldFTSIndex {
     /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
     ///
     /// ```swift
-    /// try index.recorded().fingerprint   // "fold2-search-u15.0-icu72.1-d8a537aa"
+    /// try index.recorded().fingerprint   // "fold3-search-u15.0-icu72.1-9d58b334"
     /// ```
     public func recorded() throws -> (fingerprint: String?, tokenize: String?) {
         guard try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil else { return (nil, nil) }

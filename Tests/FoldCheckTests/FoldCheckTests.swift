@@ -219,10 +219,10 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
     @Test func fingerprintNamesProfileAndVersions() throws {
         let search = try foldcheck(["fingerprint"]).out
         let ascii = try foldcheck(["fingerprint", "--profile", "ascii"]).out
-        #expect(search.hasPrefix("fold2-search-u"))
+        #expect(search.hasPrefix("fold3-search-u"))
         #expect(search.contains("-icu"))
         #expect(search.hasSuffix("\n"))
-        #expect(ascii.hasPrefix("fold2-ascii-u"))
+        #expect(ascii.hasPrefix("fold3-ascii-u"))
         #expect(search != ascii)
     }
 
@@ -368,7 +368,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
             try expectRun(["search", db, "lodz", "--color", "never"], stdout: "more [Łódź]\nStraße in [Łódź]\n")   // bm25: the shorter line first
             // Another profile: the index is rebuilt, and says so.
             let r = try foldcheck(["index", db, "--profile", "ascii"], stdin: Data())
-            #expect(r.status == 0 && r.stderr.contains("rebuilding it with fold2-ascii-"), "\(r.stderr)")
+            #expect(r.status == 0 && r.stderr.contains("rebuilding it with fold3-ascii-"), "\(r.stderr)")
             try expectRun(["search", db, "lodz", "--limit", "1"], stdout: "more [Łódź]\n")
             let missing = dir.appendingPathComponent("none.db").path
             try expectRun(["search", missing, "x"], stdout: "", stderr: "foldcheck: no index in \(missing); build one with foldcheck index\n", status: 66)

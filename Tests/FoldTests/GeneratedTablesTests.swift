@@ -16,3 +16,32 @@ import Testing
         #expect(letters.count > 150 && ascii.count > 150)
     }
 }
+
+/// Sources/Fold/Engine/GeneratedASCIIAdditions.swift holds Fold's ASCII additions as the rules
+/// of ASCIIAdditions.swift derive them from the linked ICU's names and properties; this test runs
+/// the rules over every code point and fails when any entry or rule differs.
+@Suite struct GeneratedAdditionsTests {
+    @Test func generatedAdditionsMatchTheRules() throws {
+        #expect(GeneratedASCIIAdditions.matchesLinkedICU, "GeneratedASCIIAdditions.swift is for ICU \(GeneratedASCIIAdditions.icuVersion), the linked ICU is \(FoldVersions.icu): run make generate")
+        let computed = Dictionary(uniqueKeysWithValues: ASCIIAdditionRules.allFromICU())
+        let generated = GeneratedASCIIAdditions.entries
+        for (value, addition) in computed where generated[value] != addition {
+            Issue.record("U+\(hex(value)): the rules give \(addition), the table \(String(describing: generated[value])): run make generate")
+        }
+        for value in generated.keys where computed[value] == nil {
+            Issue.record("U+\(hex(value)) is in the table but no rule gives it: run make generate")
+        }
+        #expect(computed.count > 250)
+    }
+
+    /// The additions fill only what Latin-ASCII, the letter and punctuation steps and NFKD leave,
+    /// and every fold is ASCII.
+    @Test func additionsNeverOverlapOtherFolds() {
+        for (value, addition) in GeneratedASCIIAdditions.entries {
+            #expect(GeneratedLatinASCII.ascii[value] == nil && GeneratedLatinASCII.letters[value] == nil, "U+\(hex(value))")
+            #expect(ScalarPolicy.punctuationFold(value) == nil, "U+\(hex(value))")
+            #expect((try? ICU.decompose(value, compatibility: true)) == [value], "U+\(hex(value))")
+            #expect(!addition.fold.isEmpty && addition.fold.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "U+\(hex(value))")
+        }
+    }
+}

@@ -95,6 +95,14 @@ const char *cfold_script_name(int32_t script);
 /// then to an empty string). Returns the length, which may exceed capacity.
 int32_t cfold_char_name(uint32_t code_point, char *dst, int32_t capacity, int32_t *status);
 
+/// The code point whose name is `name` (`u_charFromName`, U_UNICODE_CHAR_NAME), or -1 when no
+/// character has that name.
+int32_t cfold_char_from_name(const char *name);
+
+/// The numeric value (`u_getNumericValue`) when it is a whole number from 0 to 2^53: returns 1
+/// and writes it to `*value`; returns 0 for no numeric value, fractions and negative values.
+int32_t cfold_integer_value(uint32_t code_point, int64_t *value);
+
 /// CLDR's Latin-ASCII transform applied to a UTF-32 string (`utrans_transUChars` on the
 /// "Latin-ASCII" transliterator, opened once and used under a lock because a transliterator is
 /// not safe to use from two threads). Returns the length, which may exceed capacity.

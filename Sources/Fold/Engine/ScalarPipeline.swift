@@ -102,7 +102,10 @@ struct ScalarPipeline: Sendable {
         }
         if steps.transliteratesToASCII {
             let folded = s.flatMap { ScalarPolicy.asciiFold($0) ?? [$0] }
-            record(&traces, "Latin-ASCII", s, folded)
+            let notes = traces == nil ? [] : s.compactMap { x in
+                ScalarPolicy.asciiAddition(x).map { "U+\(hex(x)) folded by Fold's ASCII additions: \($0.rule)" }
+            }
+            record(&traces, "Latin-ASCII", s, folded, notes)
             s = folded
         }
         return s

@@ -3,7 +3,7 @@
 /// the policy, the data comes from ICU.
 package enum ScalarPolicy {
     /// Bump when a decision below changes: it is part of every fingerprint.
-    package static let tableVersion = 2
+    package static let tableVersion = 3
 
     // MARK: Marks
 
@@ -121,9 +121,22 @@ package enum ScalarPolicy {
     /// CLDR's Latin-ASCII for a remaining Latin or Common letter, digit or symbol, when the
     /// result is ASCII. Spaces that Latin-ASCII puts around a result (½ → " 1/2") are dropped,
     /// so no token is split.
+    /// Then Fold's ASCII additions (``ASCIIAdditionRules``) for what Latin-ASCII leaves:
+    /// ǝ → e, ⓫ → 11, ❨ → (.
     package static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
-        if GeneratedLatinASCII.matchesLinkedICU { return GeneratedLatinASCII.ascii[scalar] }
-        return asciiFoldFromICU(scalar)
+        if GeneratedLatinASCII.matchesLinkedICU {
+            if let latin = GeneratedLatinASCII.ascii[scalar] { return latin }
+        } else if let latin = asciiFoldFromICU(scalar) {
+            return latin
+        }
+        return asciiAddition(scalar)?.fold
+    }
+
+    /// The ASCII addition for `scalar`: from the generated table when it was made from the
+    /// linked ICU, else computed from ICU.
+    package static func asciiAddition(_ scalar: UInt32) -> ASCIIAddition? {
+        if GeneratedASCIIAdditions.matchesLinkedICU { return GeneratedASCIIAdditions.entries[scalar] }
+        return ASCIIAdditionRules.addition(scalar)
     }
 
     package static func asciiFoldFromICU(_ scalar: UInt32) -> [UInt32]? {

@@ -43,4 +43,17 @@ extension ICU {
         guard status <= 0, n > 0 else { return "" }
         return String(decoding: buffer.prefix(Int(min(n, 255))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// The code point named `name` (`cfold_char_from_name`), or nil.
+    package static func scalar(named name: String) -> UInt32? {
+        let c = cfold_char_from_name(name)
+        return c < 0 ? nil : UInt32(c)
+    }
+
+    /// The numeric value when it is a whole number, 0 or more (`cfold_integer_value`): 11 for
+    /// U+24EB NEGATIVE CIRCLED NUMBER ELEVEN, nil for U+00BD VULGAR FRACTION ONE HALF.
+    package static func integerValue(_ scalar: UInt32) -> Int64? {
+        var value: Int64 = 0
+        return cfold_integer_value(scalar, &value) == 1 ? value : nil
+    }
 }
