@@ -103,6 +103,30 @@ import Testing
         }
     }
 
+    /// Many texts at once are folded in parallel blocks: the index is the one that appending
+    /// them one by one makes.
+    @Test func aParallelBuildMakesTheSameIndex() throws {
+        var rng = seededGenerator(0x1DE8)
+        let words = ["Crème", "brûlée", "green", "doors", "Smørrebrød", "Ελληνικά", "がっこう", "ｔｅｓｔ", "Straße", "ไทย", "l'été", "3,14"]
+        let count = SearchIndex<Int>.parallelTexts * 2 + 17
+        let items = (0..<count).map { id in
+            (id: id, text: (0..<Int.random(in: 0...5, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " "))
+        }
+        let parallel = SearchIndex(items, folder: folder)
+        var oneByOne = SearchIndex<Int>(folder: folder)
+        for item in items.prefix(1000) { oneByOne.append(contentsOf: [item]) }
+        oneByOne.append(contentsOf: items.dropFirst(1000))  // parallel again, after keys already there
+        var sequential = SearchIndex<Int>(folder: folder)
+        for item in items { sequential.append(contentsOf: CollectionOfOne(item)) }
+        for other in [oneByOne, sequential] {
+            // Compared as Bools: a failing comparison of arrays this long is slow to describe.
+            let same = [parallel.ids == other.ids, parallel.bytes == other.bytes, parallel.keyStarts == other.keyStarts,
+                        parallel.wordStarts == other.wordStarts, parallel.wordIndex == other.wordIndex]
+            #expect(same == [true, true, true, true, true])
+        }
+        #expect(parallel.key(at: count - 1) == folder.fold(items[count - 1].text))
+    }
+
     @Test func indexFilterStopsWhenCancelled() async throws {
         let index = SearchIndex((0..<100_000).map { (id: $0, text: "title \($0)") }, folder: folder)
         let matcher = Matcher("title", folder: folder)

@@ -120,7 +120,13 @@ for name in Corpus.names {
         }
     }
     if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil {
-        print(String(format: "| %@ | tokens %.1f MB/s |", name, corpus.megabytes / tokenTime))
+        let makeTime = best(options.reps) {
+            for i in corpus.lines.indices {
+                guard let tokens = try? folder.tokens(inUTF8: corpus.line(i)) else { continue }
+                sink &+= tokens.foldedUTF8.count
+            }
+        }
+        print(String(format: "| %@ | tokens %.1f MB/s | making only %.1f MB/s | fold %.1f MB/s", name, corpus.megabytes / tokenTime, corpus.megabytes / makeTime, corpus.megabytes / foldTime))
         continue
     }
     var bounds = [Int32](repeating: 0, count: 4096)
@@ -144,9 +150,14 @@ if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil { exit(0) }
 let titles = makeTitles(count: options.titles, corpora: corpora)
 let titleMB = Double(titles.reduce(0) { $0 + $1.utf8.count }) / 1e6
 var indexCount = 0
+let items = titles.enumerated().map { (id: $0, text: $1) }
 let indexTime = best(options.reps) {
-    let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
+    let index = SearchIndex(items, folder: folder)
     indexCount = index.count
+}
+if ProcessInfo.processInfo.environment["BENCH_INDEX_ONLY"] != nil {
+    print(String(format: "SearchIndex of %d titles (%.1f MB): %.3f s (%.1f MB/s)", indexCount, titleMB, indexTime, titleMB / indexTime))
+    exit(0)
 }
 var bounds = [Int32](repeating: 0, count: 1024)
 var starts = 0

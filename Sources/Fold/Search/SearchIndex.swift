@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Many texts folded once into one flat buffer: the fast way to match every keystroke of a
 /// search-as-you-type box against a large list.
 ///
@@ -36,27 +38,87 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     }
 
     /// Folds more texts into the index, after the ones it has: an app can search what has
-    /// loaded so far while the rest arrives.
+    /// loaded so far while the rest arrives. Many texts at once are folded on every core.
     ///
     /// ```swift
     /// index.append(contentsOf: [(id: 7, text: "Łódź")])
     /// ```
     public mutating func append(contentsOf items: some Sequence<(id: ID, text: String)>) {
+        let items = Array(items)
+        ids.reserve(items.count)
+        originals.reserve(items.count)
         for (id, text) in items {
             ids.append(id)
             originals.append(text)
-            // The fold straight into the buffer, and the tokenizer's words over it.
-            var text = text
-            text.withUTF8 { utf8 in
-                try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
-                    let base = bytes.count
-                    bytes.append(contentsOf: key)
-                    WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) { wordStarts.append(Int32(base + $0.lowerBound)) }
-                }
-            }
-            wordIndex.append(Int32(wordStarts.count))
-            keyStarts.append(bytes.count)
         }
+        let parts = items.count < Self.parallelTexts ? 1 : min(ActiveCores.count, items.count / (Self.parallelTexts / 2))
+        if parts <= 1 {
+            append(KeyBlock(items[...], folder: folder))
+            return
+        }
+        // Blocks of texts folded at once, then put end to end in order.
+        var blocks = [KeyBlock](repeating: KeyBlock(), count: parts)
+        blocks.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer
+            let folder = folder
+            DispatchQueue.concurrentPerform(iterations: parts) { k in
+                out[k] = KeyBlock(items[(items.count * k / parts)..<(items.count * (k + 1) / parts)], folder: folder)
+            }
+        }
+        bytes.reserve(blocks.reduce(0) { $0 + $1.bytes.count })
+        wordStarts.reserve(blocks.reduce(0) { $0 + $1.wordStarts.count })
+        for block in blocks { append(block) }
+    }
+
+    /// From this many texts on, `append` folds them in parallel.
+    static var parallelTexts: Int { 32_768 }
+
+    /// The keys of consecutive texts, with offsets from the block's start.
+    struct KeyBlock {
+        var bytes: [UInt8] = []
+        /// Where each key ends.
+        var keyEnds: [Int] = []
+        var wordStarts: [Int32] = []
+        /// How many words there are up to the end of each key.
+        var wordEnds: [Int32] = []
+
+        init() {}
+
+        init(_ items: ArraySlice<(id: ID, text: String)>, folder: Folder) {
+            keyEnds.reserveCapacity(items.count)
+            wordEnds.reserveCapacity(items.count)
+            for (_, text) in items {
+                // The fold straight into the buffer, and the tokenizer's words over it.
+                var text = text
+                text.withUTF8 { utf8 in
+                    try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
+                        let base = bytes.count
+                        bytes.append(contentsOf: key)
+                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) { wordStarts.append(Int32(base + $0.lowerBound)) }
+                    }
+                }
+                wordEnds.append(Int32(wordStarts.count))
+                keyEnds.append(bytes.count)
+            }
+        }
+    }
+
+    /// Puts a block's keys after the index's.
+    private mutating func append(_ block: KeyBlock) {
+        let base = bytes.count, wordBase = Int32(wordStarts.count)
+        keyStarts.reserve(block.keyEnds.count)
+        wordIndex.reserve(block.wordEnds.count)
+        // An empty index takes the block's buffers as they are.
+        if bytes.isEmpty && bytes.capacity == 0 { bytes = block.bytes } else { bytes.append(contentsOf: block.bytes) }
+        if wordStarts.isEmpty && wordStarts.capacity == 0 {
+            wordStarts = block.wordStarts
+        } else {
+            let shift = Int32(base)
+            wordStarts.reserve(block.wordStarts.count)
+            for start in block.wordStarts { wordStarts.append(start + shift) }
+        }
+        for end in block.keyEnds { keyStarts.append(end + base) }
+        for end in block.wordEnds { wordIndex.append(end + wordBase) }
     }
 
     /// The number of texts.
@@ -170,5 +232,14 @@ extension Matcher {
             for k in 0..<word.count where bytes[start + k] != word[k] { return false }
             return true
         } != nil
+    }
+}
+
+extension Array {
+    /// Room for `more` elements; at least doubling when it grows, so that appending block by
+    /// block stays linear.
+    mutating func reserve(_ more: Int) {
+        let needed = count + more
+        if capacity < needed { reserveCapacity(Swift.max(needed, 2 * capacity)) }
     }
 }
