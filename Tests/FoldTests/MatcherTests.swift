@@ -121,8 +121,9 @@ import Testing
         for other in [oneByOne, sequential] {
             // Compared as Bools: a failing comparison of arrays this long is slow to describe.
             let same = [parallel.ids == other.ids, parallel.bytes == other.bytes, parallel.keyStarts == other.keyStarts,
-                        parallel.wordStarts == other.wordStarts, parallel.wordIndex == other.wordIndex]
-            #expect(same == [true, true, true, true, true])
+                        parallel.wordStarts == other.wordStarts, parallel.wordIndex == other.wordIndex,
+                        parallel.byteMasks == other.byteMasks, parallel.wordStartMasks == other.wordStartMasks]
+            #expect(same == [true, true, true, true, true, true, true])
         }
         #expect(parallel.key(at: count - 1) == folder.fold(items[count - 1].text))
     }

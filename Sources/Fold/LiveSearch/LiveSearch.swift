@@ -104,36 +104,49 @@ public final class LiveSearch<Source: LiveSearchSource>: Sendable {
     /// live.finish()
     /// ```
     public func finish() {
-        lock.withLock {
+        let running: [Task<Void, Never>] = lock.withLock {
             state.finished = true
             state.generation += 1
-            state.task?.cancel()
-            state.stall?.cancel()
             continuation.finish()
+            defer { state.task = nil; state.stall = nil }
+            return [state.task, state.stall].compactMap { $0 }
         }
+        for task in running { task.cancel() }
     }
 
+    // The lock guards the state only: tasks are made and cancelled outside it, so that a
+    // submit never waits for a thread that holds the lock while it allocates or wakes others.
     private func start(_ query: String, wait: Duration) {
-        lock.withLock {
-            guard !state.finished else { return }
+        let started: (generation: Int, previous: [Task<Void, Never>])? = lock.withLock {
+            guard !state.finished else { return nil }
             state.generation += 1
-            let generation = state.generation
-            state.task?.cancel()
-            state.stall?.cancel()
+            let previous = [state.task, state.stall].compactMap { $0 }
+            state.task = nil
             state.stall = nil
             if state.showingSearching {
                 state.showingSearching = false
                 continuation.yield(.idle)
             }
             if query.isEmpty {
-                state.task = nil
                 continuation.yield(.results(LiveSearchResults(query: query, matches: [], totalCount: 0)))
-                return
             }
-            state.task = Task.detached(priority: .userInitiated) { [self] in
-                await run(query, generation: generation, wait: wait)
-            }
+            return (state.generation, previous)
         }
+        guard let started else { return }
+        for task in started.previous { task.cancel() }
+        guard !query.isEmpty else { return }
+        let generation = started.generation
+        let task = Task.detached(priority: .userInitiated) { [self] in
+            await run(query, generation: generation, wait: wait)
+        }
+        // A newer query (or finish) may have come in the meantime: then this one is cancelled
+        // here, as that query would have cancelled it.
+        let current = lock.withLock {
+            guard state.generation == generation, !state.finished else { return false }
+            state.task = task
+            return true
+        }
+        if !current { task.cancel() }
     }
 
     private func run(_ query: String, generation: Int, wait: Duration) async {
@@ -141,14 +154,20 @@ public final class LiveSearch<Source: LiveSearchSource>: Sendable {
             do { try await Self.sleep(clock, wait) } catch { return }
         }
         guard !Task.isCancelled else { return }
-        lock.withLock {
-            guard state.generation == generation else { return }
-            let stallDelay = self.stallDelay
-            let clock = self.clock
-            state.stall = Task.detached { [self] in
-                do { try await Self.sleep(clock, stallDelay) } catch { return }
-                deliver(.searching(query), generation: generation, searching: true)
-            }
+        let stallDelay = self.stallDelay
+        let clock = self.clock
+        let stall = Task.detached { [self] in
+            do { try await Self.sleep(clock, stallDelay) } catch { return }
+            deliver(.searching(query), generation: generation, searching: true)
+        }
+        let current = lock.withLock {
+            guard state.generation == generation else { return false }
+            state.stall = stall
+            return true
+        }
+        guard current else {
+            stall.cancel()
+            return
         }
         let update: Update
         do {
@@ -165,19 +184,22 @@ public final class LiveSearch<Source: LiveSearchSource>: Sendable {
     /// Delivers `update` if `generation` is still the newest: the check and the yield happen
     /// under the lock that `submit` takes, so nothing newer can have been submitted in between.
     private func deliver(_ update: Update, generation: Int, searching: Bool) {
-        lock.withLock {
-            guard state.generation == generation, !state.finished else { return }
+        let stall: Task<Void, Never>? = lock.withLock {
+            guard state.generation == generation, !state.finished else { return nil }
+            var stall: Task<Void, Never>? = nil
             if searching {
-                guard !state.showingSearching, state.answered != generation else { return }
+                guard !state.showingSearching, state.answered != generation else { return nil }
                 state.showingSearching = true
             } else {
-                state.stall?.cancel()
+                stall = state.stall
                 state.stall = nil
                 state.showingSearching = false
                 state.answered = generation
             }
             continuation.yield(update)
+            return stall
         }
+        stall?.cancel()
     }
 
     private static func sleep<C: Clock>(_ clock: C, _ duration: Duration) async throws where C.Duration == Duration {

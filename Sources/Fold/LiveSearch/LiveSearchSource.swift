@@ -114,15 +114,13 @@ public struct SearchIndexSource<ID: Sendable>: LiveSearchSource {
         let shardCount = count < 8 * Matcher.indexBlock ? 1 : min(shards, count / Matcher.indexBlock)
         let index = self.index
         if shardCount <= 1 {
-            return try matcher.matchingKeys(bytes: index.bytes, keyStarts: index.keyStarts, wordStarts: index.wordStarts,
-                                            wordIndex: index.wordIndex, originals: index.originals, in: 0..<count)
+            return try matcher.matchingKeys(in: index, 0..<count)
         }
         return try await withThrowingTaskGroup(of: (Int, [Int]).self) { group in
             for s in 0..<shardCount {
                 let range = (count * s / shardCount)..<(count * (s + 1) / shardCount)
                 group.addTask {
-                    (s, try matcher.matchingKeys(bytes: index.bytes, keyStarts: index.keyStarts, wordStarts: index.wordStarts,
-                                                 wordIndex: index.wordIndex, originals: index.originals, in: range))
+                    (s, try matcher.matchingKeys(in: index, range))
                 }
             }
             var parts = [[Int]](repeating: [], count: shardCount)

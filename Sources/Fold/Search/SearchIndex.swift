@@ -20,6 +20,10 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     /// Word starts (offsets into `bytes`); key `i`'s are `wordStarts[wordIndex[i]..<wordIndex[i+1]]`.
     @usableFromInline private(set) var wordStarts: [Int32] = []
     @usableFromInline private(set) var wordIndex: [Int32] = [0]
+    /// For each key, the classes of bytes it holds and the classes of its words' first bytes
+    /// (``ByteClasses``): a search tests them before it reads a key.
+    @usableFromInline private(set) var byteMasks: [UInt64] = []
+    @usableFromInline private(set) var wordStartMasks: [UInt64] = []
 
     /// Folds every text once.
     public init(_ items: some Sequence<(id: ID, text: String)>, folder: Folder) {
@@ -81,24 +85,35 @@ public struct SearchIndex<ID: Sendable>: Sendable {
         var wordStarts: [Int32] = []
         /// How many words there are up to the end of each key.
         var wordEnds: [Int32] = []
+        var byteMasks: [UInt64] = []
+        var wordStartMasks: [UInt64] = []
 
         init() {}
 
         init(_ items: ArraySlice<(id: ID, text: String)>, folder: Folder) {
             keyEnds.reserveCapacity(items.count)
             wordEnds.reserveCapacity(items.count)
+            byteMasks.reserveCapacity(items.count)
+            wordStartMasks.reserveCapacity(items.count)
             for (_, text) in items {
                 // The fold straight into the buffer, and the tokenizer's words over it.
                 var text = text
+                var byteMask: UInt64 = 0, wordStartMask: UInt64 = 0
                 text.withUTF8 { utf8 in
                     try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
                         let base = bytes.count
                         bytes.append(contentsOf: key)
-                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) { wordStarts.append(Int32(base + $0.lowerBound)) }
+                        byteMask = ByteClasses.mask(key)
+                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) {
+                            wordStarts.append(Int32(base + $0.lowerBound))
+                            wordStartMask |= ByteClasses.bit(key[$0.lowerBound])
+                        }
                     }
                 }
                 wordEnds.append(Int32(wordStarts.count))
                 keyEnds.append(bytes.count)
+                byteMasks.append(byteMask)
+                wordStartMasks.append(wordStartMask)
             }
         }
     }
@@ -119,6 +134,8 @@ public struct SearchIndex<ID: Sendable>: Sendable {
         }
         for end in block.keyEnds { keyStarts.append(end + base) }
         for end in block.wordEnds { wordIndex.append(end + wordBase) }
+        byteMasks.append(contentsOf: block.byteMasks)
+        wordStartMasks.append(contentsOf: block.wordStartMasks)
     }
 
     /// The number of texts.
@@ -142,70 +159,68 @@ extension Matcher {
     /// ```
     @inlinable
     public func filter<ID>(_ index: SearchIndex<ID>) async throws -> [ID] {
-        let keys = try matchingKeys(bytes: index.bytes, keyStarts: index.keyStarts, wordStarts: index.wordStarts,
-                                    wordIndex: index.wordIndex, originals: index.originals, in: 0..<index.count)
+        let keys = try matchingKeys(in: index, 0..<index.count)
         return keys.map { index.ids[$0] }
     }
 
-    /// The indices of the matching keys: the search itself, not generic over the ids.
+    /// The indices of the matching keys among `range`, in order: the search itself. Each key's
+    /// byte classes are tested first (one AND rejects most keys), then its bytes are searched
+    /// for the query (or, for word prefixes, its longest word), then the match is confirmed.
     @usableFromInline
-    func matchingKeys(bytes: [UInt8], keyStarts: [Int], wordStarts: [Int32], wordIndex: [Int32], originals: [String],
-                      in range: Range<Int>) throws -> [Int] {
-        var result: [Int] = []
-        // A necessary condition first: the query (or, for word prefixes, its longest word)
-        // occurs in the key. One memmem over each block of keys.
+    func matchingKeys<ID>(in index: SearchIndex<ID>, _ range: Range<Int>) throws -> [Int] {
         let probe: [UInt8]
+        var needed: UInt64 = 0, neededStarts: UInt64 = 0
         switch mode {
-        case .substring: probe = queryKey
-        case .wordPrefixes: probe = queryWords.max { $0.count < $1.count } ?? []
-        }
-        let count = range.upperBound
-        guard !probe.isEmpty, !range.isEmpty else { return [] }
-        result.reserveCapacity(min(range.count, 1024))
-        if probe.count == 1 {
-            // One byte (the first keystroke): most keys match, so scan each key from its start
-            // and stop at the first hit, rather than calling memmem once per key.
-            let b = probe[0]
-            try bytes.withUnsafeBytes { all in
-                let p = all.bindMemory(to: UInt8.self)
-                var key = range.lowerBound
-                while key < count {
-                    if (key - range.lowerBound) % Self.indexBlock == 0 { try Task.checkCancellation() }
-                    var j = keyStarts[key]
-                    let end = keyStarts[key + 1]
-                    while j < end && p[j] != b { j += 1 }
-                    if j < end && confirm(all, key, keyStarts, wordStarts, wordIndex, originals) { result.append(key) }
-                    key += 1
-                }
+        case .substring:
+            probe = queryKey
+            needed = ByteClasses.mask(queryKey)
+        case .wordPrefixes:
+            probe = queryWords.max { $0.count < $1.count } ?? []
+            for word in queryWords where !word.isEmpty {
+                needed |= ByteClasses.mask(word)
+                neededStarts |= ByteClasses.bit(word[0])
             }
-            return result
         }
-        try bytes.withUnsafeBytes { all in
+        guard !probe.isEmpty, !range.isEmpty else { return [] }
+        var result: [Int] = []
+        result.reserveCapacity(min(range.count, 1024))
+        let keyStarts = index.keyStarts, wordStarts = index.wordStarts, wordIndex = index.wordIndex, originals = index.originals
+        try index.bytes.withUnsafeBytes { all in
             try probe.withUnsafeBytes { needle in
-                var block = range.lowerBound
-                while block < count {
-                    try Task.checkCancellation()
-                    let blockEnd = min(count, block + Self.indexBlock)
-                    var key = block
-                    var pos = keyStarts[block]
-                    let end = keyStarts[blockEnd]
-                    while pos < end {
-                        guard let hit = ByteSearch.firstShort(needle, in: all, from: pos, to: end) else { break }
-                        while keyStarts[key + 1] <= hit { key += 1 }
-                        let keyEnd = keyStarts[key + 1]
-                        if hit + needle.count <= keyEnd {
-                            if confirm(all, key, keyStarts, wordStarts, wordIndex, originals) { result.append(key) }
-                            pos = keyEnd
-                            key += 1
-                        } else {
-                            pos = hit + 1
+                try index.byteMasks.withUnsafeBufferPointer { byteMasks in
+                    try index.wordStartMasks.withUnsafeBufferPointer { startMasks in
+                        try keyStarts.withUnsafeBufferPointer { starts in
+                            var key = range.lowerBound
+                            while key < range.upperBound {
+                                if (key - range.lowerBound) % Self.indexBlock == 0 { try Task.checkCancellation() }
+                                if byteMasks[key] & needed == needed && startMasks[key] & neededStarts == neededStarts,
+                                   Self.contains(needle, all, from: starts[key], to: starts[key + 1]),
+                                   confirm(all, key, keyStarts, wordStarts, wordIndex, originals) {
+                                    result.append(key)
+                                }
+                                key += 1
+                            }
                         }
                     }
-                    block = blockEnd
                 }
             }
         }
         return result
+    }
+
+    /// Whether `needle` occurs in `all[from..<to]`.
+    @inline(__always)
+    static func contains(_ needle: UnsafeRawBufferPointer, _ all: UnsafeRawBufferPointer, from: Int, to end: Int) -> Bool {
+        if needle.count == 1 {
+            let b = needle[0]
+            var j = from
+            while j < end {
+                if all[j] == b { return true }
+                j += 1
+            }
+            return false
+        }
+        return ByteSearch.firstShort(needle, in: all, from: from, to: end) != nil
     }
 
     /// Whether key `i` matches, once its bytes are known to contain the probe.
