@@ -241,6 +241,42 @@ extension Statement {
         #expect(try index.search("figs").isEmpty)
         #expect(throws: FoldSQLiteError.self) { _ = try FoldFTSIndex(connection: db.handle, table: "x", columns: ["a"], profile: { var p = FoldProfile.search; p.name = "mine"; return p }()) }
     }
+
+    /// The FTS5 index behind the same protocol as a SearchIndex: a LiveSearch over it answers
+    /// the newest query with highlight ranges and the count of all matches; a cancelled search
+    /// stops with CancellationError.
+    @Test func aLiveSearchOverTheFTSIndex() async throws {
+        let db = try Database()
+        let index = try FoldFTSIndex(connection: db.handle, table: "cities", columns: ["name", "country"])
+        try index.prepare()
+        for (name, country) in [("Łódź", "Polska"), ("Lodève", "France"), ("Kraków", "Polska"), ("Crème brûlée", "France")] {
+            try index.insert([name, country])
+        }
+        let source = FTSIndexSource(index)
+        let results = try await source.search("lod", limit: 10)
+        #expect(Set(results.matches.map(\.text)) == ["Łódź", "Lodève"])
+        #expect(results.totalCount == 2)
+        let lodz = try #require(results.matches.first { $0.text == "Łódź" })
+        #expect(lodz.ranges.map { String(lodz.text[$0]) } == ["Łód"])
+        let limited = try await source.search("lod", limit: 1)
+        #expect(limited.matches.count == 1 && limited.totalCount == 2)
+        #expect(try await FTSIndexSource(index, column: 1).search("polska kra", limit: 5).matches.map(\.text) == ["Polska"])
+        #expect(try await source.search("AT&T \"", limit: 5).matches.isEmpty)
+
+        let live = LiveSearch(source, quietPeriod: .none)
+        live.submit("krak")
+        for await update in live.updates {
+            if case .results(let r) = update {
+                #expect(r.query == "krak" && r.matches.map(\.text) == ["Kraków"])
+                break
+            }
+        }
+        live.finish()
+
+        let cancelled = Task { try await source.search("c", limit: 10) }
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await cancelled.value }
+    }
 }
 
 final class IndexBox: @unchecked Sendable {

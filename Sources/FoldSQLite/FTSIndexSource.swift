@@ -1,0 +1,83 @@
+internal import CSQLite
+import Fold
+
+/// A ``FoldFTSIndex`` as a `LiveSearchSource`: a `LiveSearch` over an SQLite FTS5 index, the same
+/// way as over a `SearchIndex` (`SearchIndexSource`), so an app can switch between the two.
+///
+/// Each query becomes an FTS5 MATCH through ``FoldQuery`` (the last word a prefix); matches come
+/// best first (bm25), the first `limit` with the ranges to highlight in the shown column (the
+/// words the query's words are prefixes of, by the index's folder), and a count of all matches.
+/// Searches run one at a time on the index's connection, off the caller's actor (``LiveSearch``
+/// calls it from a task of its own); cancelling the task interrupts SQLite through its progress
+/// handler, so a superseded search stops within a few thousand virtual-machine steps. Give the
+/// source a connection of its own when the app writes through another.
+///
+/// ```swift
+/// let index = try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"])
+/// let live = LiveSearch(FTSIndexSource(index))
+/// live.submit("creme bru")
+/// ```
+public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
+    public typealias ID = Int64
+
+    /// The index searched; used only under `lock`.
+    let index: FoldFTSIndex
+    /// The column whose text a match shows.
+    public let column: Int
+    private let lock = Lock()
+
+    /// A source over `index` whose matches show column `column` (the first by default).
+    ///
+    /// ```swift
+    /// let source = FTSIndexSource(index, column: 0)
+    /// ```
+    public init(_ index: FoldFTSIndex, column: Int = 0) {
+        self.index = index
+        self.column = max(0, min(column, index.columns.count - 1))
+    }
+
+    /// The first `limit` matches of `query`, best first, and the count of all of them.
+    ///
+    /// ```swift
+    /// let results = try await FTSIndexSource(index).search("lodz", limit: 10)
+    /// results.matches.first?.text   // "Łódź"
+    /// ```
+    public func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int64> {
+        try Task.checkCancellation()
+        guard let match = FoldQuery.match(query, folder: index.folder, prefixLast: true) else {
+            return LiveSearchResults(query: query, matches: [], totalCount: 0)
+        }
+        let highlighter = Matcher(query, folder: index.folder, mode: .wordPrefixes(.anyOrder))
+        return try lock.withLock {
+            try interruptible {
+                let table = quoted(index.table), shown = quoted(index.columns[column])
+                let rows = try index.connection.prepare("SELECT rowid, \(shown) FROM \(table) WHERE \(table) MATCH ?1 ORDER BY rank LIMIT ?2")
+                rows.bind(1, match)
+                rows.bind(2, Int64(max(0, limit)))
+                var matches: [LiveSearchResults<Int64>.Match] = []
+                while try rows.step() {
+                    let text = rows.text(1) ?? ""
+                    matches.append(.init(id: rows.int64(0), text: text, ranges: highlighter.matches(in: text)))
+                }
+                let count = try index.connection.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1")
+                count.bind(1, match)
+                let total = try count.step() ? Int(count.int64(0)) : matches.count
+                return LiveSearchResults(query: query, matches: matches, totalCount: max(total, matches.count))
+            }
+        }
+    }
+
+    /// Runs `body` with SQLite's progress handler checking for the task's cancellation; an
+    /// interrupted statement becomes `CancellationError`.
+    private func interruptible<R>(_ body: () throws -> R) throws -> R {
+        let db = index.connection.handle
+        sqlite3_progress_handler(db, 2_000, { _ in Task.isCancelled ? 1 : 0 }, nil)
+        defer { sqlite3_progress_handler(db, 0, nil, nil) }
+        do {
+            return try body()
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw error
+        }
+    }
+}
