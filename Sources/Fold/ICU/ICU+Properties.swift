@@ -43,4 +43,10 @@ extension ICU {
         guard status <= 0, n > 0 else { return "" }
         return String(decoding: buffer.prefix(Int(min(n, 255))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// `cfold_char_from_name`: the code point with this Unicode name, or nil.
+    package static func scalar(named name: String) -> UInt32? {
+        let c = cfold_char_from_name(name)
+        return c < 0 ? nil : UInt32(c)
+    }
 }

@@ -263,7 +263,7 @@ extension Folder {
     /// each code point whose fold has another shape (é → e, ß → ss). Nil otherwise, and the
     /// general path decides. The same answers as ``foldedText(_:)`` (the tests compare them).
     func foldByScalar(_ utf8: UnsafeBufferPointer<UInt8>) -> (folded: [UInt8], map: OffsetMap)? {
-        guard engine.asciiKeepsShape, !engine.steps.collapsesWhitespace, let p = utf8.baseAddress else { return nil }
+        guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let p = utf8.baseAddress else { return nil }
         let table = engine.fastTable
         for attempt in 0..<2 {
             if attempt == 1 {
