@@ -77,7 +77,7 @@ import Testing
         return ranges
     }
 
-    @Test(arguments: FoldProfile.presets.map(\.name))
+    @Test(arguments: testedProfileNames)
     func mapsAreInsideTheInputMonotoneAndWhole(profile: String) throws {
         let folder = try Folder(FoldProfile(named: profile)!)
         var rng = seededGenerator(0x0FF5E7)
