@@ -43,7 +43,10 @@ import Testing
             failures.append("output not decomposed: \(codePoints(x)) → \(codePoints(y))")
         }
         if profile.foldsCase && profile.removesMarks {
-            for variant in caseVariants(x, turkic: profile.steps.tailoring == .turkic) where folder.fold(variant) != y {
+            // Turkic: compatibility forms (Ⅰ, Ⓘ, 𝐈) fold as the I they decompose to, so their
+            // Turkish case pairs are those of the decomposition.
+            let turkic = profile.steps.tailoring == .turkic
+            for variant in caseVariants(turkic ? (try! ReferenceFold.icu(.nfkd, x)) : x, turkic: turkic) where folder.fold(variant) != y {
                 failures.append("not case-invariant: \(codePoints(x)) → \(codePoints(y)) but \(codePoints(variant)) → \(codePoints(folder.fold(variant)))")
             }
         }
@@ -271,9 +274,12 @@ import Testing
         let expected = Array(try ReferenceFold.fold(text, steps: p.steps).utf8)
         #expect(Array(folder.fold(text).utf8) == expected)
         #expect(try folder.fold(utf8: Array(text.utf8)) == expected)
-        // The pieces themselves, not the general path that would take over if they failed.
-        #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: ArraySink()) } == expected)
-        #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: StringSink(original: nil)) }.map { Array($0.utf8) } == expected)
+        // The pieces themselves, not the general path that would take over if they failed
+        // (profiles on the general path never fold in fast-path pieces).
+        if !p.steps.usesGeneralPath {
+            #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: ArraySink()) } == expected)
+            #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: StringSink(original: nil)) }.map { Array($0.utf8) } == expected)
+        }
         let temporary = try Array(text.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
         #expect(temporary == expected)
         var bad = Array(text.utf8)

@@ -37,7 +37,7 @@ import Testing
 
     @Test func recompositionMapsBothParts() throws {
         #expect(try original(of: "\u{304C}", in: "\u{304B}\u{3099}") == "\u{304B}\u{3099}")
-        #expect(try original(of: "\u{30AC}", in: "ｶﾞ") == "ｶﾞ")
+        #expect(try original(of: "\u{304C}", in: "ｶﾞ") == "ｶﾞ")  // width, kana, then voicing
     }
 
     @Test func utf8OffsetsAndEmptyRanges() {

@@ -140,7 +140,7 @@ import Testing
         ("ﬁnance", ["finance"]),
         ("½", ["1", "2"]),
         ("Straße", ["strasse"]),
-        ("東京タワー", ["東", "京", "タ", "ワ", "ー"]),
+        ("東京タワー", ["東", "京", "た", "わ", "ー"]),
         ("ひらがなabc", ["ひ", "ら", "が", "な", "abc"]),
         ("한국어 사전", ["한국어", "사전"]),
         ("한국어abc 사전1", ["한국어", "abc", "사전", "1"]),
@@ -197,7 +197,12 @@ import Testing
             }
         }
         expectNoFailures(failures, "texts")
-        #expect(used > 1000, "the per-scalar map served only \(used) of 2000 texts")
+        if profile.steps.usesGeneralPath {
+            // Profiles whose fold has context (Turkic I, the German spellings) never use it.
+            #expect(used == 0, "the per-scalar map served \(used) texts of \(profile.name)")
+        } else {
+            #expect(used > 1000, "the per-scalar map served only \(used) of 2000 texts")
+        }
     }
 
     @Test func invalidUTF8IsReportedLikeFold() throws {
