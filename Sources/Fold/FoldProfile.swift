@@ -195,7 +195,7 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
     /// One line on what the preset is for.
     public var summary: String {
         switch name {
-        case "search": return "index and query key: NFKD, case fold, no ignorables, no marks (by script), letters and punctuation folded, NFC"
+        case "search": return "index and query key: NFKD, case fold, no ignorables, no marks (by script), letters, punctuation and katakana (to hiragana) folded, NFC"
         case "ascii": return "search, then CLDR Latin-ASCII for remaining Latin letters, digits and symbols; other scripts kept"
         case "nfc": return "Unicode NFC (canonical composition)"
         case "nfd": return "Unicode NFD (canonical decomposition)"
