@@ -14,15 +14,25 @@
 /// try Folder(.search.tailored(for: .danish)).fold("Ærø")     // "ærø"
 /// ```
 public enum FoldLanguage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+    /// Turkish: Turkic case folding; ı stays a letter of its own.
     case turkish = "tr"
+    /// Azerbaijani: as Turkish.
     case azerbaijani = "az"
+    /// German: ae, oe, ue fold like ä, ö, ü.
     case german = "de"
+    /// Swedish: å ä ö ø æ stay letters of their own.
     case swedish = "sv"
+    /// Finnish: as Swedish.
     case finnish = "fi"
+    /// Norwegian Bokmål: as Swedish.
     case norwegianBokmal = "nb"
+    /// Norwegian Nynorsk: as Swedish.
     case norwegianNynorsk = "nn"
+    /// Norwegian (macrolanguage): as Swedish.
     case norwegian = "no"
+    /// Danish: as Swedish.
     case danish = "da"
+    /// Icelandic: æ ö ð þ stay letters of their own.
     case icelandic = "is"
 
     /// The language of a BCP 47 tag or POSIX locale name (`tr`, `TR`, `de-AT`, `sv_FI.UTF-8`):

@@ -147,7 +147,7 @@ public struct Folder: Sendable {
     /// beside an index and rebuild the index when it differs.
     ///
     /// ```swift
-    /// try Folder(.search).fingerprint   // "fold2-search-u15.0-icu72.1-d8a537aa"
+    /// try Folder(.search).fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
     /// ```
     public var fingerprint: String { Fingerprint.make(profile) }
 }
