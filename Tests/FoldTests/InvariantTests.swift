@@ -43,10 +43,15 @@ import Testing
             failures.append("output not decomposed: \(codePoints(x)) → \(codePoints(y))")
         }
         if profile.foldsCase && profile.removesMarks {
-            // Turkic: compatibility forms (Ⅰ, Ⓘ, 𝐈) fold as the I they decompose to, so their
-            // Turkish case pairs are those of the decomposition.
+            // Turkic: compatibility forms of I and i (Ⅰ/ⅰ, Ⓘ/ⓘ, Ｉ/ｉ) fold as the letter they
+            // decompose to (Ⅱ → ıı like II, ⅱ → ii), so their Unicode case pairs do not meet;
+            // languages.tsv has vectors for them. Everything else is checked.
             let turkic = profile.steps.tailoring == .turkic
-            for variant in caseVariants(turkic ? (try! ReferenceFold.icu(.nfkd, x)) : x, turkic: turkic) where folder.fold(variant) != y {
+            let compatibilityI = turkic && x.unicodeScalars.contains { c in
+                let k = (try! ReferenceFold.icu(.nfkd, String(c))).unicodeScalars.map(\.value)
+                return k != nfd(String(c)).unicodeScalars.map(\.value) && k.contains { $0 == 0x49 || $0 == 0x69 }
+            }
+            for variant in compatibilityI ? [] : caseVariants(x, turkic: turkic) where folder.fold(variant) != y {
                 failures.append("not case-invariant: \(codePoints(x)) → \(codePoints(y)) but \(codePoints(variant)) → \(codePoints(folder.fold(variant)))")
             }
         }
