@@ -12,6 +12,8 @@
 #include <unicode/ubrk.h>
 #include <unicode/utext.h>
 #include <unicode/uversion.h>
+#include <unicode/locid.h>
+#include <unicode/unistr.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -106,13 +108,19 @@ uint8_t *cfold_normalize_utf8(int32_t form, const uint8_t *src, int32_t length,
     return copy_out(result, out_length, status);
 }
 
-uint8_t *cfold_fold_case_utf8(const uint8_t *src, int32_t length, int32_t *out_length,
-                              int32_t *status) {
+static uint32_t fold_case_options(int32_t options) {
+    return options == CFOLD_FOLD_CASE_TURKIC ? U_FOLD_CASE_EXCLUDE_SPECIAL_I : U_FOLD_CASE_DEFAULT;
+}
+
+static_assert(CFOLD_FOLD_CASE_DEFAULT == U_FOLD_CASE_DEFAULT, "CFOLD_FOLD_CASE_DEFAULT");
+
+uint8_t *cfold_fold_case_utf8(const uint8_t *src, int32_t length, int32_t options,
+                              int32_t *out_length, int32_t *status) {
     UErrorCode err = U_ZERO_ERROR;
     *out_length = 0;
     icu::UnicodeString in = icu::UnicodeString::fromUTF8(
         icu::StringPiece(reinterpret_cast<const char *>(src), length));
-    in.foldCase(U_FOLD_CASE_DEFAULT);
+    in.foldCase(fold_case_options(options));
     if (in.isBogus()) {
         *status = U_MEMORY_ALLOCATION_ERROR;
         return nullptr;
@@ -120,6 +128,22 @@ uint8_t *cfold_fold_case_utf8(const uint8_t *src, int32_t length, int32_t *out_l
     std::string result;
     in.toUTF8String(result);
     *status = err;
+    return copy_out(result, out_length, status);
+}
+
+uint8_t *cfold_to_lower_utf8(const uint8_t *src, int32_t length, const char *locale,
+                             int32_t *out_length, int32_t *status) {
+    *out_length = 0;
+    icu::UnicodeString in = icu::UnicodeString::fromUTF8(
+        icu::StringPiece(reinterpret_cast<const char *>(src), length));
+    in.toLower(icu::Locale(locale));
+    if (in.isBogus()) {
+        *status = U_MEMORY_ALLOCATION_ERROR;
+        return nullptr;
+    }
+    std::string result;
+    in.toUTF8String(result);
+    *status = U_ZERO_ERROR;
     return copy_out(result, out_length, status);
 }
 
@@ -140,13 +164,14 @@ int32_t cfold_decompose(int32_t form, uint32_t code_point, uint32_t *dst, int32_
     return utf16_to_utf32(out.getBuffer(), out.length(), dst, capacity);
 }
 
-int32_t cfold_fold_case(uint32_t code_point, uint32_t *dst, int32_t capacity, int32_t *status) {
+int32_t cfold_fold_case(uint32_t code_point, int32_t options, uint32_t *dst, int32_t capacity,
+                        int32_t *status) {
     UChar in[2];
     int32_t n = 0;
     U16_APPEND_UNSAFE(in, n, static_cast<UChar32>(code_point));
     UChar out[16];
     UErrorCode err = U_ZERO_ERROR;
-    int32_t len = u_strFoldCase(out, 16, in, n, U_FOLD_CASE_DEFAULT, &err);
+    int32_t len = u_strFoldCase(out, 16, in, n, fold_case_options(options), &err);
     *status = err;
     if (U_FAILURE(err)) return 0;
     return utf16_to_utf32(out, len, dst, capacity);

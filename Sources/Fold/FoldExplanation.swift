@@ -10,8 +10,9 @@
 public struct FoldExplanation: Sendable, Hashable {
     /// What one step did to the scalars that came from one input code point.
     public struct Step: Sendable, Hashable {
-        /// The step: `decomposed`, `case-folded`, `ignorable removed`, `marks`,
-        /// `letter folded`, `punctuation folded`, `Latin-ASCII`.
+        /// The step: `decomposed`, `kept whole`, `case-folded`, `ignorable removed`, `marks`,
+        /// `letter folded`, `punctuation folded`, `kana folded`, `Latin-ASCII`,
+        /// `German spelling`.
         public var step: String
         /// The scalars before and after the step.
         public var before: [Unicode.Scalar]
@@ -57,7 +58,12 @@ extension Folder {
                 steps.append(.init(step: "kept whole", before: [scalar], after: scalars([whole]),
                                    notes: ["folded as a whole by the letter or punctuation step, not decomposed" + (whole != scalar.value ? " (case folded first)" : "")]))
             } else if decomposed != [scalar.value] {
-                steps.append(.init(step: "decomposed", before: [scalar], after: scalars(decomposed), notes: []))
+                let keptNote = decomposed != ((try? ICU.decompose(scalar.value, compatibility: engine.steps.decomposition == .compatibility)) ?? decomposed)
+                    ? ["a letter of its own in \(profile.language.map(String.init(describing:)) ?? "this profile") is composed again"] : []
+                steps.append(.init(step: "decomposed", before: [scalar], after: scalars(decomposed), notes: keptNote))
+            } else if engine.steps.tailoring != .none, (try? ICU.decompose(scalar.value, compatibility: false)) != [scalar.value] {
+                steps.append(.init(step: "kept whole", before: [scalar], after: [scalar],
+                                   notes: ["a letter of its own in \(profile.language.map(String.init(describing:)) ?? "this profile"): not decomposed"]))
             }
             var output: [UInt32] = []
             for x in decomposed {
@@ -70,7 +76,30 @@ extension Folder {
             rows.append(.init(scalar: scalar, name: ICU.name(scalar.value),
                               category: ICU.generalCategory(scalar.value), steps: steps, output: scalars(output)))
         }
+        if engine.steps.tailoring == .german { explainGermanSpellings(&rows) }
         return FoldExplanation(profile: profile, rows: rows, output: fold(text))
+    }
+
+    /// Adds the German spelling rule to the rows whose e it drops (it runs on the folded text,
+    /// so it looks at the rows' outputs in order).
+    private func explainGermanSpellings(_ rows: inout [FoldExplanation.Row]) {
+        var elements: [FoldEngine.Element] = []
+        for (r, row) in rows.enumerated() {
+            for x in row.output {
+                elements.append(.init(scalar: x.value, ccc: ICU.combiningClass(x.value), sourceStart: Int32(r), sourceEnd: Int32(r + 1)))
+            }
+        }
+        var dropped: [FoldEngine.Element] = []
+        FoldEngine.forEachGermanDecision(elements) { e, drops in if drops { dropped.append(e) } }
+        for e in dropped {
+            let r = Int(e.sourceStart)
+            let before = rows[r].output
+            var after = before
+            if let i = after.firstIndex(where: { $0.value == e.scalar }) { after.remove(at: i) }
+            rows[r].steps.append(.init(step: "German spelling", before: before, after: after,
+                                       notes: ["e after a, o, or u (not after a vowel or q) dropped: ae oe ue fold as ä ö ü"]))
+            rows[r].output = after
+        }
     }
 }
 

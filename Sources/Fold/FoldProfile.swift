@@ -50,10 +50,18 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
     public var foldsPunctuation: Bool
     /// Collapse each run of U+0020 spaces into one (off in every preset).
     public var collapsesWhitespace: Bool
+    /// Step 7: fold katakana to hiragana (コーヒー → こーひー, ｶｯｺｳ → かっこう), after width
+    /// folding; voicing marks stay (ガ → が, ヷ → わ + U+3099). Katakana with no hiragana twin
+    /// (ㇰ, ヿ) and the prolonged sound mark ー stay as they are.
+    public var foldsKana: Bool
     /// Map remaining Latin-script letters, digits and symbols to ASCII by CLDR's Latin-ASCII
     /// (©→(c), «→<<), then by Fold's ASCII additions for what Latin-ASCII leaves (ǝ→e, ⓫→11,
     /// ❨→( ); other scripts stay as they are.
     public var transliteratesToASCII: Bool
+    /// The language whose users' expectations tailor the fold, or nil for none: Turkic case
+    /// folding for Turkish and Azerbaijani, ae/oe/ue folded with ä/ö/ü for German, the letters
+    /// å ä ö ø æ kept for the Nordic languages. See ``tailored(for:)`` and ``FoldLanguage``.
+    public var language: FoldLanguage?
     /// Last step: recompose to NFC, so kept marks attach again.
     public var composes: Bool
 
@@ -67,8 +75,10 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         foldsLetters: Bool = false,
         foldsPunctuation: Bool = false,
         collapsesWhitespace: Bool = false,
+        foldsKana: Bool = false,
         transliteratesToASCII: Bool = false,
-        composes: Bool = true
+        composes: Bool = true,
+        language: FoldLanguage? = nil
     ) {
         self.name = name
         self.decomposition = decomposition
@@ -78,16 +88,65 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         self.foldsLetters = foldsLetters
         self.foldsPunctuation = foldsPunctuation
         self.collapsesWhitespace = collapsesWhitespace
+        self.foldsKana = foldsKana
         self.transliteratesToASCII = transliteratesToASCII
         self.composes = composes
+        self.language = language
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, decomposition, foldsCase, removesDefaultIgnorables, removesMarks, foldsLetters,
+             foldsPunctuation, collapsesWhitespace, foldsKana, transliteratesToASCII, composes, language
+    }
+
+    /// Decodes a profile. `foldsKana` and `language` came with table version 3: a profile stored
+    /// before them decodes with kana folding off and no language, the steps it had.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        decomposition = try c.decode(Decomposition.self, forKey: .decomposition)
+        foldsCase = try c.decode(Bool.self, forKey: .foldsCase)
+        removesDefaultIgnorables = try c.decode(Bool.self, forKey: .removesDefaultIgnorables)
+        removesMarks = try c.decode(Bool.self, forKey: .removesMarks)
+        foldsLetters = try c.decode(Bool.self, forKey: .foldsLetters)
+        foldsPunctuation = try c.decode(Bool.self, forKey: .foldsPunctuation)
+        collapsesWhitespace = try c.decode(Bool.self, forKey: .collapsesWhitespace)
+        foldsKana = try c.decodeIfPresent(Bool.self, forKey: .foldsKana) ?? false
+        transliteratesToASCII = try c.decode(Bool.self, forKey: .transliteratesToASCII)
+        composes = try c.decode(Bool.self, forKey: .composes)
+        language = try c.decodeIfPresent(FoldLanguage.self, forKey: .language)
+    }
+
+    /// This profile tailored for a language, named after both (`search-tr`, `search-de`).
+    ///
+    /// ```swift
+    /// let turkish = try Folder(FoldProfile.search.tailored(for: .turkish))
+    /// turkish.fold("ISPARTA") == turkish.fold("ısparta")   // true: both "ısparta"
+    /// turkish.fold("İstanbul")                             // "istanbul"
+    /// try Folder(.search.tailored(for: .german)).fold("Müller Mueller")   // "muller muller"
+    /// try Folder(.search.tailored(for: .swedish)).fold("Får Café")        // "får cafe"
+    /// ```
+    ///
+    /// Turkic case folding needs ``foldsCase``; kept Nordic letters need a profile that composes
+    /// and removes marks or folds letters (otherwise they are kept anyway); the German spellings
+    /// apply to any profile. In ``ascii`` the ASCII step still folds the letters the Turkish and
+    /// Nordic tailorings keep, so of these only German changes its output.
+    public func tailored(for language: FoldLanguage) -> FoldProfile {
+        var p = self
+        var base = name
+        if let old = self.language, base.hasSuffix("-" + old.rawValue) { base.removeLast(old.rawValue.count + 1) }
+        p.name = "\(base)-\(language.rawValue)"
+        p.language = language
+        return p
     }
 
     /// The key to index and to match with: NFKD, case folding, ignorables and marks removed,
-    /// letters and punctuation folded, NFC. `"Crème Brûlée"` → `"creme brulee"`.
+    /// letters, punctuation and kana folded, NFC. `"Crème Brûlée"` → `"creme brulee"`,
+    /// `"コーヒー"` → `"こーひー"`.
     public static let search = FoldProfile(
         name: "search", decomposition: .compatibility, foldsCase: true,
         removesDefaultIgnorables: true, removesMarks: true, foldsLetters: true,
-        foldsPunctuation: true)
+        foldsPunctuation: true, foldsKana: true)
 
     /// ``search``, then Latin-ASCII and Fold's ASCII additions for what is left of Latin:
     /// `"Ærø © 2024"` → `"aero (c) 2024"`, `"Ɔkɔm ⓫"` → `"okom 11"`.
@@ -114,43 +173,61 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Every preset, in the order `foldcheck profiles` shows them.
     public static let presets: [FoldProfile] = [.search, .ascii, .nfc, .nfd, .nfkc, .nfkd, .nfkcCasefold]
 
+    /// ``search`` tailored for each language of ``FoldLanguage`` (`search-tr`, `search-de`,
+    /// `search-sv`, ...), in the order `foldcheck profiles` shows them.
+    ///
+    /// ```swift
+    /// FoldProfile.tailoredPresets.map(\.name).first   // "search-tr"
+    /// ```
+    public static let tailoredPresets: [FoldProfile] = FoldLanguage.allCases.map { FoldProfile.search.tailored(for: $0) }
+
     /// The preset with this name (`search`, `ascii`, `nfc`, `nfd`, `nfkc`, `nfkd`,
-    /// `nfkc-casefold`), or nil.
+    /// `nfkc-casefold`, or a tailored `search-LANG` such as `search-tr`), or nil.
     ///
     /// ```swift
     /// FoldProfile(named: "nfkc-casefold") == .nfkcCasefold   // true
+    /// FoldProfile(named: "search-de")?.language               // .german
     /// ```
     public init?(named name: String) {
-        guard let preset = Self.presets.first(where: { $0.name == name.lowercased() }) else { return nil }
+        let lowered = name.lowercased()
+        guard let preset = (Self.presets + Self.tailoredPresets).first(where: { $0.name == lowered }) else { return nil }
         self = preset
     }
 
     /// One line on what the preset is for.
     public var summary: String {
         switch name {
-        case "search": return "index and query key: NFKD, case fold, no ignorables, no marks (by script), letters and punctuation folded, NFC"
+        case "search": return "index and query key: NFKD, case fold, no ignorables, no marks (by script), letters, punctuation and katakana (to hiragana) folded, NFC"
         case "ascii": return "search, then CLDR Latin-ASCII and Fold's ASCII additions for remaining Latin letters, digits and symbols; other scripts kept"
         case "nfc": return "Unicode NFC (canonical composition)"
         case "nfd": return "Unicode NFD (canonical decomposition)"
         case "nfkc": return "Unicode NFKC (compatibility composition)"
         case "nfkd": return "Unicode NFKD (compatibility decomposition)"
         case "nfkc-casefold": return "Unicode NFKC_Casefold, as ICU's nfkc_cf: NFKC, full case folding, ignorables removed"
-        default: return "custom profile: \(stepsDescription)"
+        default:
+            if let language, self == FoldProfile.search.tailored(for: language) {
+                return "search for \(language): \(language.tailoringSummary)"
+            }
+            return "custom profile: \(stepsDescription)"
         }
     }
 
     /// The steps that are on, in order, as used in the fingerprint: for example
-    /// `nfkd+cf+di+mk+lt+pu+nfc`.
+    /// `nfkd+cf+di+mk+lt+pu+kn+nfc`, and `nfkd+cf+di+mk+lt+pu+kn+nfc+tr` for `search-tr`.
     public var stepsDescription: String {
+        let steps_ = self.steps
         var steps = [decomposition == .canonical ? "nfd" : "nfkd"]
         if foldsCase { steps.append("cf") }
         if removesDefaultIgnorables { steps.append("di") }
         if removesMarks { steps.append("mk") }
         if foldsLetters { steps.append("lt") }
         if foldsPunctuation { steps.append("pu") }
+        if foldsKana { steps.append("kn") }
         if transliteratesToASCII { steps.append("la") }
         if collapsesWhitespace { steps.append("ws") }
         if composes { steps.append("nfc") }
+        // A language that changes the steps: its code (sv and fi fold alike but are named apart).
+        if let language, steps_.tailoring != .none { steps.append(language.rawValue) }
         return steps.joined(separator: "+")
     }
 
@@ -161,8 +238,33 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         Steps(decomposition: decomposition, foldsCase: foldsCase,
               removesDefaultIgnorables: removesDefaultIgnorables, removesMarks: removesMarks,
               foldsLetters: foldsLetters, foldsPunctuation: foldsPunctuation,
-              collapsesWhitespace: collapsesWhitespace,
-              transliteratesToASCII: transliteratesToASCII, composes: composes)
+              collapsesWhitespace: collapsesWhitespace, foldsKana: foldsKana,
+              transliteratesToASCII: transliteratesToASCII, composes: composes,
+              tailoring: effectiveTailoring)
+    }
+
+    /// The language's tailoring where it can change this profile's output, else `.none`.
+    private var effectiveTailoring: Tailoring {
+        guard let tailoring = language?.tailoring else { return .none }
+        switch tailoring {
+        case .turkic: return foldsCase ? .turkic : .none
+        case .nordic, .icelandic: return composes && (removesMarks || foldsLetters) ? tailoring : .none
+        case .german, .none: return tailoring
+        }
+    }
+
+    /// What a language changes in the fold (one tailoring may serve several languages: the
+    /// Nordic languages share one).
+    package enum Tailoring: Hashable, Sendable {
+        case none
+        /// Turkic case folding (I → ı, İ and I + U+0307 → i); ı stays a letter of its own.
+        case turkic
+        /// ae, oe, ue fold as a, o, u (as ä, ö, ü do), after Lucene's GermanNormalizationFilter.
+        case german
+        /// å ä ö ø æ stay letters of their own.
+        case nordic
+        /// æ ö ð þ stay letters of their own.
+        case icelandic
     }
 
     package struct Steps: Hashable, Sendable {
@@ -173,8 +275,10 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         package var foldsLetters: Bool
         package var foldsPunctuation: Bool
         package var collapsesWhitespace: Bool
+        package var foldsKana: Bool
         package var transliteratesToASCII: Bool
         package var composes: Bool
+        package var tailoring: Tailoring
 
         /// ICU's NFKC_Casefold applies its mapping to each code point before canonical
         /// reordering (so U+0345 folded to ι orders as a starter). These steps are exactly
@@ -187,7 +291,14 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         /// Whether any step after decomposition maps code points (the per-scalar fold table).
         package var mapsScalars: Bool {
             foldsCase || removesDefaultIgnorables || removesMarks || foldsLetters || foldsPunctuation
-                || transliteratesToASCII
+                || foldsKana || transliteratesToASCII || tailoring != .none
+        }
+
+        /// Whether the fold needs context that the fast path's per-code-point table cannot hold,
+        /// so every fold takes the general path: collapsed spaces, the German spellings (a rule
+        /// on the folded text), and Turkic case folding (ASCII I folds to ı, outside ASCII).
+        package var usesGeneralPath: Bool {
+            collapsesWhitespace || tailoring == .turkic || tailoring == .german
         }
     }
 }

@@ -128,7 +128,7 @@ public struct Folder: Sendable {
         let input = bytes.bindMemory(to: UInt8.self)
         // Step 1 of the ladder for short input, with `body` called directly: the sink below
         // must hold `body`, which costs a closure context per call.
-        if input.count <= FoldEngine.stackFoldLimit && !engine.steps.collapsesWhitespace {
+        if input.count <= FoldEngine.stackFoldLimit && !engine.steps.usesGeneralPath {
             let capacity = FoldEngine.firstCapacity(input.count)
             let done = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
                 guard case .written(let n) = engine.fastFold(input, into: buffer.baseAddress!, capacity: capacity) else { return false }
@@ -147,7 +147,7 @@ public struct Folder: Sendable {
     /// beside an index and rebuild the index when it differs.
     ///
     /// ```swift
-    /// try Folder(.search).fingerprint   // "fold3-search-u15.0-icu72.1-9d58b334"
+    /// try Folder(.search).fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
     /// ```
     public var fingerprint: String { Fingerprint.make(profile) }
 }

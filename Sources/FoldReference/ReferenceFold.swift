@@ -8,6 +8,12 @@ package enum ReferenceFold {
         // NFKC_Casefold's steps are ICU's nfkc_cf, which maps before reordering.
         if steps.mapsBeforeReordering { return try icu(.nfkcCasefold, text) }
         let decomposition: ICU.Form = steps.decomposition == .compatibility ? .nfkd : .nfd
+        let turkic = steps.tailoring == .turkic
+        // Decomposition, then the letters the language keeps composed again (Nordic å ä ö ø æ).
+        func decompose(_ s: [UInt8]) throws(ICUError) -> [UInt8] {
+            let d = try ICU.normalize(decomposition, utf8: s)
+            return turkic || steps.tailoring == .none ? d : keepLetters(d, steps.tailoring)
+        }
         var s = Array(text.utf8)
         for _ in 0..<8 {
             let before = s
@@ -15,20 +21,23 @@ package enum ReferenceFold {
             // are folded before decomposition (″ → ", ŀ → l).
             s = mapScalars(s) { x in
                 guard let whole = ScalarPolicy.wholeFold(x, steps) else { return [x] }
-                if steps.foldsLetters, let folded = ScalarPolicy.letterFold(whole) { return folded }
+                if steps.foldsLetters, let folded = ScalarPolicy.letterFold(whole, steps.tailoring) { return folded }
                 return ScalarPolicy.punctuationFold(whole) ?? [whole]
             }
-            s = try ICU.normalize(decomposition, utf8: s)
+            s = try decompose(s)
             if steps.foldsCase && steps.removesMarks {
                 // Marks the policy removes whose case folding is not themselves (U+0345) go first.
                 s = mapScalars(s) { x in
-                    if (try? ICU.foldCase(x)) != [x], case .removed = ScalarPolicy.markDecision(x) { return [] }
+                    if (try? ICU.foldCase(x, turkic: turkic)) != [x], case .removed = ScalarPolicy.markDecision(x) { return [] }
                     return [x]
                 }
             }
             if steps.foldsCase {
                 for _ in 0..<8 {
-                    let folded = try ICU.normalize(decomposition, utf8: try ICU.foldCase(utf8: s))
+                    // Turkic: ICU's Turkish lowercasing of the composed text first (a bare I
+                    // becomes ı; İ, Î, Í ... their dotted lowercase), then Turkic case folding.
+                    let lowered = turkic ? try ICU.lowercase(utf8: try ICU.normalize(.nfc, utf8: s), locale: "tr") : s
+                    let folded = try decompose(try ICU.foldCase(utf8: lowered, turkic: turkic))
                     if folded == s { break }
                     s = folded
                 }
@@ -40,8 +49,9 @@ package enum ReferenceFold {
                     return [$0]
                 }
             }
-            if steps.foldsLetters { s = mapScalars(s) { ScalarPolicy.letterFold($0) ?? [$0] } }
+            if steps.foldsLetters { s = mapScalars(s) { ScalarPolicy.letterFold($0, steps.tailoring) ?? [$0] } }
             if steps.foldsPunctuation { s = mapScalars(s) { ScalarPolicy.punctuationFold($0) ?? [$0] } }
+            if steps.foldsKana { s = mapScalars(s) { [ScalarPolicy.kanaFold($0) ?? $0] } }
             if steps.transliteratesToASCII { s = mapScalars(s) { ScalarPolicy.asciiFold($0) ?? [$0] } }
             if s == before { break }
         }
@@ -51,7 +61,61 @@ package enum ReferenceFold {
             s = out
         }
         s = try ICU.normalize(steps.composes ? .nfc : decomposition, utf8: s)
+        if steps.tailoring == .german { s = germanSpellings(s) }
         return String(decoding: s, as: UTF8.self)
+    }
+
+    /// A kept letter's base followed by its mark, with only marks of classes other than 0 and
+    /// 230 between (the marks that make kept letters are all of class 230, so these are the
+    /// marks that do not block it), becomes the kept letter.
+    private static func keepLetters(_ utf8: [UInt8], _ tailoring: FoldProfile.Tailoring) -> [UInt8] {
+        var scalars = String(decoding: utf8, as: UTF8.self).unicodeScalars.map(\.value)
+        var i = 0
+        while i < scalars.count {
+            if ICU.combiningClass(scalars[i]) == 0 {
+                var j = i + 1
+                while j < scalars.count, ICU.combiningClass(scalars[j]) != 0 {
+                    if ICU.combiningClass(scalars[j]) == 230 {
+                        if let kept = ScalarPolicy.keptComposite(scalars[i], scalars[j], tailoring) {
+                            scalars[i] = kept
+                            scalars.remove(at: j)
+                        }
+                        break
+                    }
+                    j += 1
+                }
+            }
+            i += 1
+        }
+        var out = String.UnicodeScalarView()
+        for x in scalars { out.append(Unicode.Scalar(x)!) }
+        return Array(String(out).utf8)
+    }
+
+    /// Lucene's GermanNormalizationFilter's e-deletion as a state machine over the folded text
+    /// (its umlaut and ß cases are already folded by then): states N, V, U as in Lucene, except
+    /// that a deleted e leaves the state of the letter before it, so that the rule is idempotent
+    /// ("aee" gives "a"), and an e followed by a mark stays.
+    private static func germanSpellings(_ utf8: [UInt8]) -> [UInt8] {
+        enum State { case n, v, u }
+        let scalars = Array(String(decoding: utf8, as: UTF8.self).unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var state = State.n
+        for (i, c) in scalars.enumerated() {
+            let lower = Character(c).lowercased()
+            switch lower {
+            case "a", "o": state = .u
+            case "u": state = state == .n ? .u : .v
+            case "e":
+                let beforeMark = i + 1 < scalars.count && ICU.generalCategory(scalars[i + 1].value).hasPrefix("M")
+                if state == .u && !beforeMark { continue }
+                state = .v
+            case "i", "q", "y", "ä", "ö", "ü": state = .v
+            default: state = .n
+            }
+            out.append(c)
+        }
+        return Array(String(out).utf8)
     }
 
     private static func mapScalars(_ utf8: [UInt8], _ f: (UInt32) -> [UInt32]) -> [UInt8] {

@@ -52,8 +52,9 @@ public enum FoldSQLite {
         guard rc == SQLITE_OK else { throw FoldSQLiteError(code: rc, message: "cannot register the fold tokenizer") }
     }
 
-    /// The tokenizer arguments FTS5 accepts, for messages: the preset profiles' names.
-    public static var validArguments: [String] { FoldProfile.presets.map(\.name) }
+    /// The tokenizer arguments FTS5 accepts, for messages: the preset profiles' names, the
+    /// tailored `search-LANG` ones included.
+    public static var validArguments: [String] { (FoldProfile.presets + FoldProfile.tailoredPresets).map(\.name) }
 
     /// The folder for a tokenizer's arguments (none: `search`), or a message naming the valid ones.
     static func folder(arguments: [String]) -> Result<Folder, FoldSQLiteError> {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Fold
 
-/// A preset profile named on the command line: `--help` lists every preset with its summary,
-/// and a wrong name is a usage error that lists them.
+/// A preset profile named on the command line (a plain preset or a tailored `search-LANG`):
+/// `--help` lists every one with its summary, and a wrong name is a usage error that lists them.
 struct ProfileName: ExpressibleByArgument {
     var profile: FoldProfile
 
@@ -15,21 +15,51 @@ struct ProfileName: ExpressibleByArgument {
 
     var defaultValueDescription: String { profile.name }
 
-    static var allValueStrings: [String] { FoldProfile.presets.map(\.name) }
+    static var allValueStrings: [String] { (FoldProfile.presets + FoldProfile.tailoredPresets).map(\.name) }
 
     static var allValueDescriptions: [String: String] {
-        Dictionary(uniqueKeysWithValues: FoldProfile.presets.map { ($0.name, $0.summary) })
+        Dictionary(uniqueKeysWithValues: (FoldProfile.presets + FoldProfile.tailoredPresets).map { ($0.name, $0.summary) })
     }
 
     static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
-/// `--profile`, shared by every command that folds.
+/// A language named on the command line by its code (`tr`, `de-AT`): `--help` lists each with
+/// what its tailoring changes.
+struct LanguageName: ExpressibleByArgument {
+    var language: FoldLanguage
+
+    init?(argument: String) {
+        guard let language = FoldLanguage(code: argument) else { return nil }
+        self.language = language
+    }
+
+    var defaultValueDescription: String { language.rawValue }
+
+    static var allValueStrings: [String] { FoldLanguage.allCases.map(\.rawValue) }
+
+    static var allValueDescriptions: [String: String] {
+        Dictionary(uniqueKeysWithValues: FoldLanguage.allCases.map { ($0.rawValue, "\($0): \($0.tailoringSummary)") })
+    }
+
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
+
+/// `--profile` and `--language`, shared by every command that folds.
 struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The profile to fold with.", valueName: "name"))
     var profile = ProfileName(.search)
 
-    func folder() throws -> Folder { try Folder(profile.profile) }
+    @Option(name: .long, help: ArgumentHelp("Tailor the profile for a language (--profile ascii --language de).", valueName: "code"))
+    var language: LanguageName?
+
+    /// The profile, tailored for `--language` when given.
+    var resolved: FoldProfile {
+        guard let language else { return profile.profile }
+        return profile.profile.tailored(for: language.language)
+    }
+
+    func folder() throws -> Folder { try Folder(resolved) }
 }
 
 /// How lines are read: shared by `fold` and `find`.

@@ -187,7 +187,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
 
     @Test func usageErrorsExit64WithOneLine() throws {
         try expectRun(["--profile", "nope", "x"], stdout: "",
-                      stderr: "foldcheck: The value 'nope' is invalid for '--profile <name>'. Please provide one of the following: search, ascii, nfc, nfd, nfkc, nfkd, nfkc-casefold (see foldcheck --help)\n",
+                      stderr: "foldcheck: The value 'nope' is invalid for '--profile <name>'. Please provide one of the following: search, ascii, nfc, nfd, nfkc, nfkd, nfkc-casefold, search-tr, search-az, search-de, search-sv, search-fi, search-nb, search-nn, search-no, search-da, search-is (see foldcheck --help)\n",
                       status: 64)
         for arguments in [["--no-such-flag"], ["--jobs", "0"], ["--max-line-bytes", "0"], ["find", "x", "--any-order"], ["vectors"], ["explain"], ["find"], ["profiles", "extra"]] {
             let r = try foldcheck(arguments)
@@ -212,8 +212,32 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         let r = try foldcheck(["profiles"])
         #expect(r.status == 0)
         let names = r.out.split(separator: "\n").map { String($0.split(separator: " ")[0]) }
-        #expect(names == ["search", "ascii", "nfc", "nfd", "nfkc", "nfkd", "nfkc-casefold"])
+        #expect(names == ["search", "ascii", "nfc", "nfd", "nfkc", "nfkd", "nfkc-casefold", "search-tr", "search-az", "search-de", "search-sv", "search-fi", "search-nb", "search-nn", "search-no", "search-da", "search-is"])
         #expect(r.out.contains("nfc            Unicode NFC (canonical composition)\n"))
+        #expect(r.out.contains("search-de      search for German: ae oe ue fold like ä ö ü (Mueller = Müller = muller)\n"))
+    }
+
+    /// A tailored profile by name, or --language on any profile; explain names what it did.
+    @Test func languageTailorings() throws {
+        try expectRun(["--profile", "search-de", "Mueller", "Müller"], stdout: "muller\nmuller\n")
+        try expectRun(["--profile", "ascii", "--language", "de", "Mueller Ærø"], stdout: "muller aro\n")
+        try expectRun(["--language", "tr", "ISPARTA İstanbul"], stdout: "ısparta istanbul\n")
+        try expectRun(["--profile", "search-sv", "Får Café"], stdout: "får cafe\n")
+        try expectRun(["--profile", "search-is", "Þórður"], stdout: "þorður\n")
+        let explain = try foldcheck(["explain", "--profile", "search-de", "ue"])
+        #expect(explain.status == 0 && explain.out.contains("German spelling: \"e\" U+0065 → (nothing)"), "\(explain.out)")
+        let tr = try foldcheck(["fingerprint", "--language", "tr"]).out
+        #expect(tr.hasPrefix("fold3-search-tr-u"))
+        #expect(tr != (try foldcheck(["fingerprint", "--language", "az"]).out))
+        let bad = try foldcheck(["--language", "fr", "x"])
+        #expect(bad.status == 64 && bad.stderr.contains("'fr' is invalid for '--language <code>'"), "\(bad.stderr)")
+    }
+
+    @Test func kanaFoldsAndExplainNamesTheStep() throws {
+        try expectRun(["コーヒー", "ｶｯｺｳ", "ヷ"], stdout: "こーひー\nかっこう\nわ\u{3099}\n")
+        try expectRun(["--profile", "nfkc", "ｶｯｺｳ"], stdout: "カッコウ\n")
+        let explain = try foldcheck(["explain", "カ"])
+        #expect(explain.out.contains("kana folded: \"カ\" U+30AB → \"か\" U+304B"), "\(explain.out)")
     }
 
     @Test func fingerprintNamesProfileAndVersions() throws {

@@ -17,6 +17,7 @@ import Testing
         case keptMarks = "Fold keeps marks that make a different letter (kana voicing, Indic signs, Thai tone marks); Foundation removes them"
         case removedMarks = "Fold removes marks Foundation keeps inside letters: Arabic hamza and madda (أ إ آ ؤ ئ), Hebrew dagesh and shin/sin dots, Greek ypogegrammeni (ι)"
         case supplementaryCase = "Foundation's case-insensitive search misses case pairs outside the BMP (Deseret 𐐀/𐐨, Osage, Adlam); Fold folds them"
+        case kana = "Fold folds katakana to hiragana (コーヒー = こーひー, ｶ = か); Foundation keeps the scripts apart"
         case emptyQuery = "A query that folds to nothing (only marks or ignorables) matches nothing in Fold; Foundation finds the mark itself"
     }
 
@@ -73,6 +74,10 @@ import Testing
             }
         }
         if removesInsideLetters { return .removedMarks }
+        let hasKatakana = scalars.contains { value in
+            ((try? ICU.decompose(value, compatibility: true)) ?? [value]).contains { ScalarPolicy.kanaFold($0) != nil }
+        }
+        if hasKatakana { return .kana }
         if scalars.contains(where: { ScalarPolicy.punctuationFold($0) != nil && $0 != 0x20 }) { return .punctuation }
         if scalars.contains(where: { ScalarPolicy.letterFold($0) != nil || ((try? ICU.foldCase($0))?.first).flatMap(ScalarPolicy.letterFold) != nil }) { return .letters }
         if scalars.contains(where: { (try? ICU.foldCase($0))?.count ?? 1 > 1 }) { return .caseExpansion }

@@ -20,7 +20,7 @@ import Testing
         custom.name = "case-width"
         custom.removesMarks = false
         custom.foldsLetters = false
-        for profile in FoldProfile.presets + [custom] {
+        for profile in FoldProfile.presets + FoldProfile.tailoredPresets + [custom, FoldProfile.ascii.tailored(for: .german)] {
             let decoded = try JSONDecoder().decode(FoldProfile.self, from: JSONEncoder().encode(profile))
             #expect(decoded == profile)
             #expect(try Folder(decoded).fingerprint == (try Folder(profile).fingerprint))
@@ -28,6 +28,19 @@ import Testing
         let json = String(decoding: try JSONEncoder().encode(custom), as: UTF8.self)
         #expect(json.contains("\"decomposition\":\"compatibility\""))
         #expect(try Folder(JSONDecoder().decode(FoldProfile.self, from: Data(json.utf8))).fold("Crème") == "crème")
+        let tailored = String(decoding: try JSONEncoder().encode(FoldProfile.search.tailored(for: .german)), as: UTF8.self)
+        #expect(tailored.contains("\"language\":\"de\""))
+        #expect(tailored.contains("\"foldsKana\":true"))
+    }
+
+    /// A profile stored before table version 3 has neither `foldsKana` nor `language`: it
+    /// decodes with both off, the steps it had.
+    @Test func profilesStoredBeforeKanaDecode() throws {
+        let old = #"{"name":"search","decomposition":"compatibility","foldsCase":true,"removesDefaultIgnorables":true,"removesMarks":true,"foldsLetters":true,"foldsPunctuation":true,"collapsesWhitespace":false,"transliteratesToASCII":false,"composes":true}"#
+        let decoded = try JSONDecoder().decode(FoldProfile.self, from: Data(old.utf8))
+        #expect(decoded.foldsKana == false)
+        #expect(decoded.language == nil)
+        #expect(try Folder(decoded).fold("カ Crème") == "カ creme")
     }
 }
 

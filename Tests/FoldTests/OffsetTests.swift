@@ -37,7 +37,7 @@ import Testing
 
     @Test func recompositionMapsBothParts() throws {
         #expect(try original(of: "\u{304C}", in: "\u{304B}\u{3099}") == "\u{304B}\u{3099}")
-        #expect(try original(of: "\u{30AC}", in: "ｶﾞ") == "ｶﾞ")
+        #expect(try original(of: "\u{304C}", in: "ｶﾞ") == "ｶﾞ")  // width, kana, then voicing
     }
 
     @Test func utf8OffsetsAndEmptyRanges() {
@@ -77,7 +77,7 @@ import Testing
         return ranges
     }
 
-    @Test(arguments: FoldProfile.presets.map(\.name))
+    @Test(arguments: testedProfileNames)
     func mapsAreInsideTheInputMonotoneAndWhole(profile: String) throws {
         let folder = try Folder(FoldProfile(named: profile)!)
         var rng = seededGenerator(0x0FF5E7)

@@ -20,7 +20,7 @@ import Testing
         return out
     }
 
-    @Test(arguments: FoldProfile.presets.map(\.name))
+    @Test(arguments: testedProfileNames)
     func anyChunkingGivesTheWholeFold(profile: String) throws {
         let folder = try Folder(FoldProfile(named: profile)!)
         var rng = seededGenerator(0x57EA)

@@ -109,6 +109,14 @@ let randomPieces: [[UInt32]] = {
     }
     pieces.append([0x0065, 0x0301])
     pieces.append([0x0041, 0x030A])
+    // Kana (katakana with and without a hiragana twin, halfwidth, iteration marks, the
+    // prolonged sound mark) and what the language tailorings look at: I and U+0307 (Turkic),
+    // the German spellings, the Nordic and Icelandic letters and a small capital A.
+    add([0x30AB, 0x30C3, 0x30F4, 0x30F7, 0x30FA, 0x30FD, 0x30FE, 0x30FC, 0x30F5, 0x31F0, 0x30FF, 0xFF70, 0xFF9C, 0x1B155, 0x309D, 0x30FB])
+    add([0x0049, 0x0307, 0x00CE, 0x00CF, 0x00E6, 0x00F8, 0x00D8, 0x00F0, 0x00FE, 0x00DE, 0x01FB, 0x212B, 0x1D00, 0xA733, 0x00C5, 0x00D6])
+    for run in ["ue", "ae", "oe", "Mueller", "quelle", "Feuer", "aee", "UE", "Ae"] {
+        pieces.append(run.unicodeScalars.map(\.value))
+    }
     return pieces
 }()
 
@@ -126,6 +134,11 @@ func randomString(_ rng: inout SeededGenerator, maxPieces: Int = 12) -> String {
 }
 
 func codePoints(_ s: String) -> String { VectorFile.codePoints(s) }
+
+/// Every preset, and a tailored profile for each distinct tailoring (the Nordic languages share
+/// one: `FoldProfileTailoringTests` checks that their steps are identical): what the property,
+/// equivalence, offset, streaming and token tests run over.
+let testedProfileNames: [String] = FoldProfile.presets.map(\.name) + ["search-tr", "search-de", "search-sv", "search-is"]
 
 /// How many random strings the invariant tests fold per profile (FOLD_RANDOM_STRINGS).
 let randomStringCount: Int = {

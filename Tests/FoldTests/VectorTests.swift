@@ -9,7 +9,7 @@ import Darwin
 
 /// TestVectors/*.tsv: hand-checked cases, also run by `foldcheck vectors`.
 @Suite struct VectorTests {
-    static let files = ["search.tsv", "ascii.tsv", "plain.tsv", "regressions.tsv"]
+    static let files = ["search.tsv", "ascii.tsv", "plain.tsv", "regressions.tsv", "languages.tsv"]
 
     /// Every *.tsv in TestVectors/ is listed above, so a new file is not silently left out.
     @Test func everyVectorFileIsListed() throws {
@@ -44,7 +44,7 @@ import Darwin
 
     @Test func everyPresetHasVectors() throws {
         let profiles = Set(try Self.loadAll().map(\.profile))
-        for preset in FoldProfile.presets {
+        for preset in FoldProfile.presets + FoldProfile.tailoredPresets {
             #expect(profiles.contains(preset.name), "no vector for profile \(preset.name)")
         }
     }

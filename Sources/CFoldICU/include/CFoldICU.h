@@ -44,10 +44,23 @@ void cfold_icu_version(uint8_t out[4]);
 uint8_t *cfold_normalize_utf8(int32_t form, const uint8_t *src, int32_t length,
                               int32_t *out_length, int32_t *status);
 
-/// Full default case folding of UTF-8 (`u_strFoldCase` with U_FOLD_CASE_DEFAULT), same contract
+/// Case folding options: ICU's U_FOLD_CASE_DEFAULT, and U_FOLD_CASE_EXCLUDE_SPECIAL_I (the Turkic
+/// mappings I → ı and İ → i instead of I → i and İ → i̇).
+enum {
+    CFOLD_FOLD_CASE_DEFAULT = 0,
+    CFOLD_FOLD_CASE_TURKIC = 1,
+};
+
+/// Full case folding of UTF-8 (`u_strFoldCase` with the options named by `options`, a
+/// CFOLD_FOLD_CASE_ value), same contract as `cfold_normalize_utf8`.
+uint8_t *cfold_fold_case_utf8(const uint8_t *src, int32_t length, int32_t options,
+                              int32_t *out_length, int32_t *status);
+
+/// Full lowercasing of UTF-8 for a locale such as "tr" (`UnicodeString::toLower(Locale)`, which
+/// applies the locale's context-sensitive rules: in Turkish, I + U+0307 becomes i), same contract
 /// as `cfold_normalize_utf8`.
-uint8_t *cfold_fold_case_utf8(const uint8_t *src, int32_t length, int32_t *out_length,
-                              int32_t *status);
+uint8_t *cfold_to_lower_utf8(const uint8_t *src, int32_t length, const char *locale,
+                             int32_t *out_length, int32_t *status);
 
 /// Releases a buffer returned by this module.
 void cfold_free(void *pointer);
@@ -58,8 +71,10 @@ void cfold_free(void *pointer);
 int32_t cfold_decompose(int32_t form, uint32_t code_point, uint32_t *dst, int32_t capacity,
                         int32_t *status);
 
-/// Full default case folding of one code point into UTF-32 (`u_strFoldCase`).
-int32_t cfold_fold_case(uint32_t code_point, uint32_t *dst, int32_t capacity, int32_t *status);
+/// Full case folding of one code point into UTF-32 (`u_strFoldCase`; `options` is a
+/// CFOLD_FOLD_CASE_ value).
+int32_t cfold_fold_case(uint32_t code_point, int32_t options, uint32_t *dst, int32_t capacity,
+                        int32_t *status);
 
 /// Canonical combining class (`u_getCombiningClass`).
 uint8_t cfold_combining_class(uint32_t code_point);

@@ -272,7 +272,7 @@ extension FoldEngine {
             j += l
         }
         let segment = UnsafeBufferPointer(start: src + start, count: j - start)
-        let elements = foldElements(String(decoding: segment, as: UTF8.self).unicodeScalars)
+        let elements = core.foldElements(String(decoding: segment, as: UTF8.self).unicodeScalars)
         var o = at
         for e in elements {
             guard let end = Self.write(e.scalar, to: output, at: o, capacity: capacity) else { return .overflow }

@@ -42,9 +42,13 @@ final class FastTable: @unchecked Sendable {
     /// that combines with the kana before it (U+3099 or U+309A), else 0; and that mark's class.
     let voicingMarks: [UInt32]
     let voicingClass: UInt8
+    /// The marks that make a kept letter of the language with the base before them (U+030A,
+    /// U+0308 for the Nordic languages): the general path composes them.
+    let keptLetterMarks: Set<UInt32>
 
     init(core: FoldEngine.Core) {
         self.core = core
+        keptLetterMarks = ScalarPolicy.keptLetterMarks(core.steps.tailoring)
         slots = .allocate(capacity: Self.pageCount)
         slots.initialize(repeating: nil, count: Self.pageCount)
         quick = .allocate(capacity: 0x10000)
@@ -106,6 +110,11 @@ final class FastTable: @unchecked Sendable {
             // The first decomposed scalar is a mark but the output starts with a starter: not a
             // boundary the fast path can restart from.
             if let d = decomposed.first, ICU.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
+                flags |= FastEntry.general
+            }
+            // A mark that makes a kept letter with the base before it (a + U+030A → å in
+            // Swedish), among the marks the code point starts with.
+            if !keptLetterMarks.isEmpty && decomposed.prefix(while: { ICU.combiningClass($0) != 0 }).contains(where: keptLetterMarks.contains) {
                 flags |= FastEntry.general
             }
             // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently

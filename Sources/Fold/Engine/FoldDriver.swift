@@ -93,7 +93,7 @@ extension FoldEngine {
     /// Folds `input` into `sink`. Invalid UTF-8 throws ``InvalidUTF8Error`` unless
     /// `replacingInvalid`, which replaces each maximal invalid subpart with U+FFFD.
     func fold<Sink: FoldSink>(_ input: UnsafeBufferPointer<UInt8>, into sink: Sink, replacingInvalid: Bool) throws -> Sink.Result {
-        if !steps.collapsesWhitespace {
+        if !steps.usesGeneralPath {
             var invalidAt: Int? = nil
             let capacity = Self.firstCapacity(input.count)
             let first: Sink.Result?

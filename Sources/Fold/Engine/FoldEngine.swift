@@ -48,7 +48,12 @@ final class FoldEngine: Sendable {
         var sourceEnd: Int32
     }
 
+    /// The general path on a whole text: the per-scalar steps (``Core/foldElements(_:)``),
+    /// then the rules on the folded text (the German spellings). The fast path's segments and
+    /// tables use the core alone.
     func foldElements<S: Sequence>(_ input: S) -> [Element] where S.Element == Unicode.Scalar {
-        core.foldElements(input)
+        var elements = core.foldElements(input)
+        if steps.tailoring == .german { FoldEngine.foldGermanSpellings(&elements) }
+        return elements
     }
 }

@@ -54,6 +54,7 @@ extension FoldEngine {
                 index += 1
             }
             FoldEngine.reorder(&elements)
+            if steps.tailoring != .none { FoldEngine.composeKeptLetters(&elements, steps) }
             if let mappings {
                 var mapped: [Element] = []
                 mapped.reserveCapacity(elements.count)
@@ -120,6 +121,84 @@ extension FoldEngine {
                 }
             }
             i = j
+        }
+    }
+
+    /// Composes the letters the profile's language keeps (å in Swedish, İ in Turkish) from a
+    /// base and a mark of different input code points, on canonically ordered elements, where
+    /// the mark is not blocked: a + U+0323 + U+030A gives å + U+0323. A base that the letter
+    /// step folds as a whole counts as its fold (ᴀ + U+030A gives å).
+    static func composeKeptLetters(_ elements: inout [Element], _ steps: FoldProfile.Steps) {
+        var out: [Element] = []
+        out.reserveCapacity(elements.count)
+        var starter = -1
+        var lastCcc: UInt8 = 0
+        for e in elements {
+            if starter >= 0 && e.ccc != 0 {
+                if out.count - 1 == starter || lastCcc < e.ccc,
+                   let letters = ScalarPolicy.keptComposite(base: out[starter].scalar, mark: e.scalar, steps) {
+                    // The base and what is after it share the mark's source range too.
+                    let start = min(out[starter].sourceStart, e.sourceStart)
+                    let end = max(out[starter].sourceEnd, e.sourceEnd)
+                    for k in starter..<out.count {
+                        out[k].sourceStart = min(out[k].sourceStart, start)
+                        out[k].sourceEnd = max(out[k].sourceEnd, end)
+                    }
+                    var replacement = out[starter]
+                    var inserted: [Element] = []
+                    for x in letters {
+                        replacement.scalar = x
+                        replacement.ccc = 0
+                        inserted.append(replacement)
+                    }
+                    out.replaceSubrange(starter...starter, with: inserted)
+                    starter += inserted.count - 1
+                    continue
+                }
+                lastCcc = e.ccc
+            } else if e.ccc == 0 {
+                starter = out.count
+                lastCcc = 0
+            }
+            out.append(e)
+        }
+        elements = out
+    }
+
+    /// The German spellings (the `de` tailoring), on the folded text: an e after a or o, or
+    /// after a u that follows neither a vowel nor q, goes, and its source joins the letter
+    /// before it, so the folded "u" of "ue" maps back to both bytes. Only an e that is not
+    /// followed by a mark goes (it is a whole letter, and nothing can compose in its place).
+    /// Decisions look at the output already kept, so the rule is idempotent: "aee" gives "a".
+    static func foldGermanSpellings(_ elements: inout [Element]) {
+        var out: [Element] = []
+        out.reserveCapacity(elements.count)
+        forEachGermanDecision(elements) { e, drops in
+            if drops {
+                out[out.count - 1].sourceStart = min(out[out.count - 1].sourceStart, e.sourceStart)
+                out[out.count - 1].sourceEnd = max(out[out.count - 1].sourceEnd, e.sourceEnd)
+            } else {
+                out.append(e)
+            }
+        }
+        elements = out
+    }
+
+    /// Calls `body` with each element and whether the German spellings drop it (into the
+    /// element kept before it); for ``foldGermanSpellings(_:)`` and explanations.
+    static func forEachGermanDecision(_ elements: [Element], _ body: (Element, Bool) -> Void) {
+        // The last two elements kept: the rule looks at the output, so that it is idempotent.
+        var previous: Element? = nil, beforePrevious: Element? = nil
+        for (i, e) in elements.enumerated() {
+            if ScalarPolicy.isE(e.scalar), let p = previous, p.ccc == 0,
+               ScalarPolicy.germanDropsE(previous: p.scalar, beforePrevious: beforePrevious?.scalar),
+               i + 1 == elements.count || !ICU.generalCategory(elements[i + 1].scalar).hasPrefix("M") {
+                body(e, true)
+                continue
+            }
+            body(e, false)
+            beforePrevious = previous
+            previous = e
         }
     }
 

@@ -19,12 +19,43 @@ struct ScalarPipeline: Sendable {
     /// decomposition, so that ″ becomes " rather than two primes, and Ŀ and ŀ become l rather
     /// than l·. (Canonically decomposable code points
     /// always decompose: that keeps the fold invariant under canonical equivalence.)
+    ///
+    /// A letter that the profile's language keeps (å in Swedish, İ in Turkish) is composed
+    /// again inside the decomposition: Å (U+212B) gives Å, ǻ gives å + U+0301.
     func decompose(_ scalar: UInt32) -> [UInt32] {
         if let whole = ScalarPolicy.wholeFold(scalar, steps) { return [whole] }
-        return (try? ICU.decompose(scalar, compatibility: steps.decomposition == .compatibility)) ?? [0xFFFD]
+        let decomposed = (try? ICU.decompose(scalar, compatibility: steps.decomposition == .compatibility)) ?? [0xFFFD]
+        guard steps.tailoring != .none, decomposed.count > 1 else { return decomposed }
+        return Self.composeKeptLetters(decomposed, steps.tailoring)
     }
 
-    /// Steps 2 to 6 for one decomposed scalar, repeated until nothing changes, so that every
+    /// Composes each kept letter of the tailoring whose base and mark the scalars hold, in
+    /// canonical order, with the mark not blocked (as canonical composition does, but for
+    /// these letters only). ``FoldEngine/composeKeptLetters(_:_:)`` does the same across input
+    /// code points.
+    static func composeKeptLetters(_ scalars: [UInt32], _ tailoring: FoldProfile.Tailoring) -> [UInt32] {
+        var out: [UInt32] = []
+        var starter = -1
+        var lastCcc: UInt8 = 0
+        for x in scalars {
+            let ccc = ICU.combiningClass(x)
+            if starter >= 0 && ccc != 0 {
+                if out.count - 1 == starter || lastCcc < ccc,
+                   let kept = ScalarPolicy.keptComposite(out[starter], x, tailoring) {
+                    out[starter] = kept
+                    continue
+                }
+                lastCcc = ccc
+            } else if ccc == 0 {
+                starter = out.count
+                lastCcc = 0
+            }
+            out.append(x)
+        }
+        return out
+    }
+
+    /// Steps 2 to 7 (and Latin-ASCII) for one decomposed scalar, repeated until nothing changes, so that every
     /// scalar of the result maps to itself (the fold is idempotent by construction).
     func map(_ scalar: UInt32) -> [UInt32] {
         var traces: [Trace]? = nil
@@ -49,6 +80,7 @@ struct ScalarPipeline: Sendable {
 
     private func mapOnce(_ input: [UInt32], traces: inout [Trace]?) -> [UInt32] {
         var s = input
+        let turkic = steps.tailoring == .turkic
         if steps.removesMarks && steps.foldsCase {
             // A mark the policy removes goes before case folding can turn it into a letter:
             // U+0345 YPOGEGRAMMENI (the iota subscript of ᾳ, ῃ, ῳ and the prosgegrammeni of ᾼ)
@@ -57,7 +89,7 @@ struct ScalarPipeline: Sendable {
             var kept: [UInt32] = []
             var notes: [String] = []
             for x in s {
-                if (try? ICU.foldCase(x)) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
+                if (try? ICU.foldCase(x, turkic: turkic)) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
                     notes.append("U+\(hex(x)) removed before case folding: \(why)")
                 } else {
                     kept.append(x)
@@ -67,9 +99,9 @@ struct ScalarPipeline: Sendable {
             s = kept
         }
         if steps.foldsCase {
-            let folded = s.flatMap { (try? ICU.foldCase($0)) ?? [0xFFFD] }
+            let folded = s.flatMap { (try? ICU.foldCase($0, turkic: turkic)) ?? [0xFFFD] }
             let redecomposed = folded.flatMap { decompose($0) }
-            record(&traces, "case-folded", s, redecomposed)
+            record(&traces, "case-folded", s, redecomposed, turkic && s.contains(where: { $0 == 0x49 || $0 == 0x130 }) ? ["Turkic case folding: I → ı, İ → i"] : [])
             s = redecomposed
         }
         if steps.removesDefaultIgnorables {
@@ -91,13 +123,18 @@ struct ScalarPipeline: Sendable {
             s = kept
         }
         if steps.foldsLetters {
-            let folded = s.flatMap { ScalarPolicy.letterFold($0) ?? [$0] }
+            let folded = s.flatMap { ScalarPolicy.letterFold($0, steps.tailoring) ?? [$0] }
             record(&traces, "letter folded", s, folded)
             s = folded
         }
         if steps.foldsPunctuation {
             let folded = s.flatMap { ScalarPolicy.punctuationFold($0) ?? [$0] }
             record(&traces, "punctuation folded", s, folded)
+            s = folded
+        }
+        if steps.foldsKana {
+            let folded = s.map { ScalarPolicy.kanaFold($0) ?? $0 }
+            record(&traces, "kana folded", s, folded)
             s = folded
         }
         if steps.transliteratesToASCII {

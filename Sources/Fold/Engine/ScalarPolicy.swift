@@ -75,6 +75,108 @@ package enum ScalarPolicy {
         return mapped
     }
 
+    /// ``letterFold(_:)`` unless the tailoring keeps the letter as a letter of its own (ø in
+    /// Danish, ı in Turkish).
+    package static func letterFold(_ scalar: UInt32, _ tailoring: FoldProfile.Tailoring) -> [UInt32]? {
+        if tailoring != .none && keptLetters(tailoring).contains(scalar) { return nil }
+        return letterFold(scalar)
+    }
+
+    // MARK: Kana
+
+    /// The hiragana twin of a katakana letter or iteration mark: the code point named
+    /// "HIRAGANA X" for "KATAKANA X" (so ア → あ, ヵ → ゕ, ヽ → ゝ, and U+1B155 small ko →
+    /// U+1B132), from the names in the linked ICU. Katakana with no twin stay: the small
+    /// Ainu kana ㇰ-ㇿ, ヿ, the middle dot ・; so does the prolonged sound mark ー (named
+    /// KATAKANA-HIRAGANA, it is both scripts'). ヷ ヸ ヹ ヺ and ヴ ガ ... decompose first, so
+    /// their voicing mark stays: ヷ → わ + U+3099.
+    package static func kanaFold(_ scalar: UInt32) -> UInt32? {
+        guard scalar >= 0x3000 else { return nil }
+        return kanaTwins[scalar]
+    }
+
+    static let kanaTwins: [UInt32: UInt32] = {
+        let katakana = ICU.scriptCode("Kana"), hiragana = ICU.scriptCode("Hira")
+        var twins: [UInt32: UInt32] = [:]
+        for value in UInt32(0x3000)...0x1FFFF where ICU.script(value) == katakana {
+            let name = ICU.name(value)
+            guard name.hasPrefix("KATAKANA "),
+                  let twin = ICU.scalar(named: "HIRAGANA " + name.dropFirst("KATAKANA ".count)),
+                  ICU.script(twin) == hiragana else { continue }
+            twins[value] = twin
+        }
+        return twins
+    }()
+
+    // MARK: Language tailorings
+
+    /// Letters a tailoring keeps as letters of their own, in both cases: not split by
+    /// decomposition, not stripped of their mark, not folded by the letter step.
+    package static func keptLetters(_ tailoring: FoldProfile.Tailoring) -> Set<UInt32> {
+        switch tailoring {
+        case .none, .german: return []
+        // ı is not folded to i. A capital I with a mark is kept composed (İ, and I + U+0307
+        // typed apart) so that case folding makes it a dotted i, as it does precomposed Î → î:
+        // only a bare I is dotless.
+        case .turkic: return turkicLetters
+        case .nordic: return nordicLetters
+        case .icelandic: return icelandicLetters
+        }
+    }
+
+    /// ı, and every capital I with one mark (İ Î Í Ì Ï ...), from the linked ICU's data.
+    static let turkicLetters: Set<UInt32> = {
+        var letters: Set<UInt32> = [0x131]
+        for value in UInt32(0xC0)...0x1EFF where ICU.canonicalPair(value)?.0 == 0x49 { letters.insert(value) }
+        return letters
+    }()
+
+    /// å ä ö ø æ and Å Ä Ö Ø Æ.
+    static let nordicLetters: Set<UInt32> = [0xE5, 0xE4, 0xF6, 0xF8, 0xE6, 0xC5, 0xC4, 0xD6, 0xD8, 0xC6]
+    /// æ ö ð þ and Æ Ö Ð Þ.
+    static let icelandicLetters: Set<UInt32> = [0xE6, 0xF6, 0xF0, 0xFE, 0xC6, 0xD6, 0xD0, 0xDE]
+
+    /// The kept letter that `base` and `mark` compose to (a + U+030A → å), or nil.
+    package static func keptComposite(_ base: UInt32, _ mark: UInt32, _ tailoring: FoldProfile.Tailoring) -> UInt32? {
+        guard tailoring != .none, let c = ICU.composePair(base, mark), keptLetters(tailoring).contains(c) else { return nil }
+        return c
+    }
+
+    /// The scalars that replace `base` when `mark` follows it unblocked: the kept letter they
+    /// compose to, or, for a base that the letter step folds as a whole (ᴀ → a), its fold with
+    /// the kept letter last. Nil when they make no kept letter.
+    package static func keptComposite(base: UInt32, mark: UInt32, _ steps: FoldProfile.Steps) -> [UInt32]? {
+        if let kept = keptComposite(base, mark, steps.tailoring) { return [kept] }
+        guard steps.foldsLetters, let whole = wholeFold(base, steps), var folded = letterFold(whole, steps.tailoring),
+              let last = folded.last, let kept = keptComposite(last, mark, steps.tailoring) else { return nil }
+        folded[folded.count - 1] = kept
+        return folded
+    }
+
+    /// The marks that compose with a base into a kept letter (U+030A and U+0308 for the Nordic
+    /// languages, U+0307 for Turkic): where they follow a letter, neighbours interact.
+    package static func keptLetterMarks(_ tailoring: FoldProfile.Tailoring) -> Set<UInt32> {
+        Set(keptLetters(tailoring).compactMap { ICU.canonicalPair($0)?.1 })
+    }
+
+    /// Whether the German rule may drop this `e` (or `E`) after `previous` and the letter before
+    /// it (`beforePrevious`, nil at the start): ae → a and oe → o always, ue → u except after a
+    /// vowel (a e i o u y ä ö ü) or q, as in Lucene's GermanNormalizationFilter.
+    package static func germanDropsE(previous: UInt32, beforePrevious: UInt32?) -> Bool {
+        switch previous | 0x20 {
+        case 0x61, 0x6F: return true            // a, o
+        case 0x75:                              // u
+            guard let b = beforePrevious else { return true }
+            return !germanUBlockers.contains(b)
+        default: return false
+        }
+    }
+
+    /// What keeps ue from folding: the vowels, their umlauts and q, in both cases.
+    static let germanUBlockers: Set<UInt32> = Set("aeiouyäöüqAEIOUYÄÖÜQ".unicodeScalars.map(\.value))
+
+    static func isE(_ scalar: UInt32) -> Bool { scalar == 0x65 || scalar == 0x45 }
+
     // MARK: Punctuation and spaces
 
     static let apostrophes: Set<UInt32> = [0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x2035, 0x02BC]
@@ -107,12 +209,12 @@ package enum ScalarPolicy {
         guard (try? ICU.decompose(scalar, compatibility: false)) == [scalar] else { return nil }
         var candidate = scalar
         if steps.foldsCase {
-            guard let folded = try? ICU.foldCase(scalar), folded.count == 1 else { return nil }
+            guard let folded = try? ICU.foldCase(scalar, turkic: steps.tailoring == .turkic), folded.count == 1 else { return nil }
             candidate = folded[0]
             guard candidate == scalar || (try? ICU.decompose(candidate, compatibility: false)) == [candidate] else { return nil }
         }
         let wanted = (steps.foldsPunctuation && punctuationFold(candidate) != nil)
-            || (steps.foldsLetters && letterFold(candidate) != nil)
+            || (steps.foldsLetters && letterFold(candidate, steps.tailoring) != nil)
         return wanted ? candidate : nil
     }
 

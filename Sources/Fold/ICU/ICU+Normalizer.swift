@@ -14,12 +14,25 @@ extension ICU {
         }
     }
 
-    /// `cfold_fold_case_utf8`: full default case folding of valid UTF-8.
-    package static func foldCase(utf8: [UInt8]) throws(ICUError) -> [UInt8] {
+    /// `cfold_fold_case_utf8`: full case folding of valid UTF-8, default or Turkic
+    /// (U_FOLD_CASE_EXCLUDE_SPECIAL_I: I → ı, İ → i).
+    package static func foldCase(utf8: [UInt8], turkic: Bool = false) throws(ICUError) -> [UInt8] {
+        guard utf8.count < Int32.max else { throw ICUError(code: ICUError.indexOutOfBounds) }
+        let options = Int32(turkic ? CFOLD_FOLD_CASE_TURKIC : CFOLD_FOLD_CASE_DEFAULT)
+        return try utf8.withUnsafeBufferPointer { (buffer) throws(ICUError) -> [UInt8] in
+            try takeBuffer { length, status in
+                cfold_fold_case_utf8(buffer.baseAddress, Int32(buffer.count), options, length, status)
+            }
+        }
+    }
+
+    /// `cfold_to_lower_utf8`: full lowercasing of valid UTF-8 by a locale's rules ("tr": I → ı,
+    /// İ and I + U+0307 → i).
+    package static func lowercase(utf8: [UInt8], locale: String) throws(ICUError) -> [UInt8] {
         guard utf8.count < Int32.max else { throw ICUError(code: ICUError.indexOutOfBounds) }
         return try utf8.withUnsafeBufferPointer { (buffer) throws(ICUError) -> [UInt8] in
             try takeBuffer { length, status in
-                cfold_fold_case_utf8(buffer.baseAddress, Int32(buffer.count), length, status)
+                cfold_to_lower_utf8(buffer.baseAddress, Int32(buffer.count), locale, length, status)
             }
         }
     }
@@ -29,9 +42,10 @@ extension ICU {
         try utf32 { cfold_decompose(compatibility ? Form.nfkd.rawValue : Form.nfd.rawValue, scalar, $0, $1, $2) }
     }
 
-    /// `cfold_fold_case`: full default case folding of one code point.
-    package static func foldCase(_ scalar: UInt32) throws(ICUError) -> [UInt32] {
-        try utf32 { cfold_fold_case(scalar, $0, $1, $2) }
+    /// `cfold_fold_case`: full case folding of one code point, default or Turkic.
+    package static func foldCase(_ scalar: UInt32, turkic: Bool = false) throws(ICUError) -> [UInt32] {
+        let options = Int32(turkic ? CFOLD_FOLD_CASE_TURKIC : CFOLD_FOLD_CASE_DEFAULT)
+        return try utf32 { cfold_fold_case(scalar, options, $0, $1, $2) }
     }
 
     package static func combiningClass(_ scalar: UInt32) -> UInt8 { cfold_combining_class(scalar) }

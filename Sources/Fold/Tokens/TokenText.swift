@@ -117,7 +117,7 @@ extension TokenText {
     /// them). Validates as it goes.
     static func perScalar(_ utf8: UnsafeBufferPointer<UInt8>, engine: FoldEngine) -> PerScalarOutcome {
         let n = utf8.count
-        guard engine.asciiKeepsShape, !engine.steps.collapsesWhitespace, let src = utf8.baseAddress else {
+        guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let src = utf8.baseAddress else {
             return n == 0 && engine.asciiKeepsShape ? .made(make(original: utf8, folded: utf8, changes: .init(start: nil, count: 0))) : .general
         }
         // Changes come from code points of two bytes or more (or a kana and its mark).

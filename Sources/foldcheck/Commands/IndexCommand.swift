@@ -48,7 +48,7 @@ struct IndexCommand: ParsableCommand {
             defer { db.close() }
             try db.execute("CREATE TABLE IF NOT EXISTS \(quoted(table)) (line TEXT)")
             let index = try FoldFTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"],
-                                         content: .external(table: table), profile: profile.profile.profile)
+                                         content: .external(table: table), profile: profile.resolved)
             try prepareIndex(index, database: database)
             let progress = Progress(total: files.isEmpty ? nil : files.reduce(0) { $0 + fileSize($1) })
             interrupted = 0
