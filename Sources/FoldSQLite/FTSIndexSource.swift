@@ -20,8 +20,8 @@ import Fold
 public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
     public typealias ID = Int64
 
-    /// The index searched; used only under `lock`.
-    let index: FoldFTSIndex
+    /// The index searched (this source uses it under a lock of its own, one search at a time).
+    public let index: FoldFTSIndex
     /// The column whose text a match shows.
     public let column: Int
     private let lock = Lock()

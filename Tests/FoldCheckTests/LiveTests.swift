@@ -144,6 +144,33 @@ final class TmuxSession {
         }
     }
 
+    /// `--db`: the same screen over the FTS5 index `foldcheck index` built: the counter is
+    /// matched/rows, the match is marked, Enter prints the line.
+    @Test func dbSearchesTheIndexOfADatabase() throws {
+        try withTemporaryDirectory { dir in
+            try Data((Self.cities + "Łęczyca\n").utf8).write(to: dir.appendingPathComponent("input.txt"))
+            let script = dir.appendingPathComponent("run.sh")
+            try Data("""
+                "$0" index '\(dir.path)'/lines.db '\(dir.path)'/input.txt 2>/dev/null
+                sh -c 'exec "$2" live --db "$1"/lines.db > "$1"/out.txt' sh '\(dir.path)' '\(foldcheckURL.path)'
+                echo "status=$?"
+                sleep 120
+                """.replacingOccurrences(of: "\"$0\"", with: "'\(foldcheckURL.path)'").utf8).write(to: script)
+            let tmux = try TmuxSession(script: script)
+            try tmux.wait("the first frame") { $0.contains("4/4") && $0.contains("Warszawa") }
+            try tmux.type("lodz")
+            let screen = try tmux.wait("1/4 and the Łódź line") { screen in
+                let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                return rows.count > 2 && rows[0] == "> lodz" && rows[1].contains("1/4") && rows[2] == "> Łódź"
+            }
+            #expect(!screen.contains("Warszawa") && !screen.contains("Łęczyca"))
+            #expect(try tmux.capture(escapes: true).contains("\u{1B}[7mŁódź"))
+            try tmux.send("Enter")
+            try tmux.wait("the exit") { $0.contains("status=0") }
+            #expect(try String(contentsOf: dir.appendingPathComponent("out.txt"), encoding: .utf8) == "Łódź\n")
+        }
+    }
+
     @Test func enterPrintsTheSelectedLine() throws {
         try withLive(Self.cities) { tmux, dir in
             try tmux.wait("the first frame") { $0.contains("3/3") }

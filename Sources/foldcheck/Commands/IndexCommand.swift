@@ -132,24 +132,32 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try runWithOutput { out in
-            guard fileSize(database) > 0 || database == ":memory:" else {
-                throw Failure(message: "foldcheck: no index in \(database); build one with foldcheck index", code: Exit.noInput)
-            }
-            let db = try openDatabase(database)
+            let (db, index) = try openLineIndex(database, table: table)
             defer { db.close() }
-            // The profile the index was built with.
-            let meta = try? db.scalarText("SELECT value FROM \(quoted(table + "_fts_fold")) WHERE key = 'tokenize'")
-            guard let meta, let arguments = meta.split(separator: " ").last.map(String.init), let profile = FoldProfile(named: arguments) else {
-                throw Failure(message: "foldcheck: no index \(table)_fts in \(database); build one with foldcheck index", code: Exit.noInput)
-            }
-            let index = try FoldFTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table), profile: profile)
-            try prepareIndex(index, database: database)
             let marks = color == .always || (color == .auto && isTerminal(1)) ? ("\u{1B}[1;31m", "\u{1B}[0m") : ("[", "]")
             let hits = try index.search(query, limit: limit, open: marks.0, close: marks.1)
             for hit in hits { try out.write(hit.columns[0] + "\n") }
             return hits.isEmpty ? Exit.failures : Exit.ok
         }
     }
+}
+
+/// The index that `foldcheck index` built in `database` over `table`, with the profile it was
+/// built with, rebuilt first when its fingerprint differs (said on stderr).
+func openLineIndex(_ database: String, table: String) throws -> (db: Connection, index: FoldFTSIndex) {
+    guard fileSize(database) > 0 || database == ":memory:" else {
+        throw Failure(message: "foldcheck: no index in \(database); build one with foldcheck index", code: Exit.noInput)
+    }
+    let db = try openDatabase(database)
+    // The profile the index was built with.
+    let meta = try? db.scalarText("SELECT value FROM \(quoted(table + "_fts_fold")) WHERE key = 'tokenize'")
+    guard let meta, let arguments = meta.split(separator: " ").last.map(String.init), let profile = FoldProfile(named: arguments) else {
+        db.close()
+        throw Failure(message: "foldcheck: no index \(table)_fts in \(database); build one with foldcheck index", code: Exit.noInput)
+    }
+    let index = try FoldFTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table), profile: profile)
+    try prepareIndex(index, database: database)
+    return (db, index)
 }
 
 private func openDatabase(_ path: String) throws -> Connection {

@@ -6,6 +6,7 @@ import Darwin
 import ArgumentParser
 import Dispatch
 import Fold
+import FoldSQLite
 
 /// `foldcheck live [FILE...]`: a full-screen search box over the lines, answered as you type.
 ///
@@ -40,6 +41,12 @@ struct LiveCommand: ParsableCommand {
     @Flag(name: .long, help: "Each query word must be a prefix of a word of the line, in order.")
     var words = false
 
+    @Option(name: .long, help: ArgumentHelp("Search the index `foldcheck index` built in this SQLite database instead of lines (best first; every query word a word or, the last, a prefix).", valueName: "db"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --db: the table of lines given to `foldcheck index`.", valueName: "name"))
+    var table = "lines"
+
     @Argument(help: ArgumentHelp("Files to search, in order; \"-\" is stdin. Without any, stdin is read.", valueName: "file"))
     var files: [String] = []
 
@@ -55,7 +62,12 @@ struct LiveCommand: ParsableCommand {
         }
     }
 
+    func validate() throws {
+        if db != nil && !files.isEmpty { throw ValidationError("--db searches an index; give no FILE with it") }
+    }
+
     private func runLive() throws {
+        if let db { return try runLive(database: db) }
         let folder = try profile.folder()
         let paths = files.isEmpty ? ["-"] : files
         if paths.contains("-") && isTerminal(0) {
@@ -83,22 +95,63 @@ struct LiveCommand: ParsableCommand {
         DispatchQueue(label: "foldcheck.live.keys").async { screen.keyLoop() }
         screen.frameLoop()
     }
+
+    /// `--db`: the same screen over an FTS5 index (rebuilt first, before the screen changes,
+    /// when it was folded another way).
+    private func runLive(database: String) throws {
+        let (connection, index) = try openLineIndex(database, table: table)
+        defer { connection.close() }
+        let rows = try connection.prepare("SELECT line FROM \(quoted(table)) ORDER BY rowid LIMIT \(LiveScreen.limit)")
+        var first: [String] = []
+        while try rows.step() { first.append(rows.text(0) ?? "") }
+        let total = Int(try connection.scalarText("SELECT count(*) FROM \(quoted(table))") ?? "0") ?? 0
+        let source = GrowingSource(database: FTSIndexSource(index), total: total, first: first)
+        let live = LiveSearch(source, limit: LiveScreen.limit)
+        let terminal = try Terminal()
+        let screen = LiveScreen(terminal: terminal, source: source, live: live, totalBytes: nil)
+        screen.finishedLoading()
+        Task.detached {
+            for await update in live.updates { screen.receive(update) }
+        }
+        DispatchQueue(label: "foldcheck.live.keys").async { screen.keyLoop() }
+        screen.frameLoop()
+    }
 }
 
-/// A `SearchIndexSource` over the index as loaded so far: the reader publishes a new index value
-/// after each block, and each search takes the newest.
+/// What the screen searches: a `SearchIndexSource` over the lines loaded so far (the reader
+/// publishes a new index value after each block, and each search takes the newest), or, with
+/// `--db`, the FTS5 index of a database.
 final class GrowingSource: LiveSearchSource, @unchecked Sendable {
     typealias ID = Int
     let mode: Matcher.Mode
     private let mutex = Lock()
     private var current: SearchIndexSource<Int>
+    /// `--db`: the index, its row count and its first lines (shown before a query is typed).
+    private let database: (source: FTSIndexSource, total: Int, first: [String])?
 
     init(_ index: SearchIndex<Int>, mode: Matcher.Mode) {
         self.mode = mode
         current = SearchIndexSource(index, mode: mode)
+        database = nil
+    }
+
+    init(database source: FTSIndexSource, total: Int, first: [String]) {
+        mode = .wordPrefixes(.anyOrder)
+        current = SearchIndexSource(SearchIndex<Int>(folder: source.index.folder), mode: mode)
+        database = (source, total, first)
     }
 
     var index: SearchIndex<Int> { mutex.withLock { current.index } }
+
+    /// How many lines there are (loaded so far).
+    var total: Int { database?.total ?? index.count }
+
+    /// Line `i`, among the first ones, for the screen before a query is typed.
+    func line(_ i: Int) -> String? {
+        if let database { return database.first.indices.contains(i) ? database.first[i] : nil }
+        let index = self.index
+        return i < index.count ? index.originals[i] : nil
+    }
 
     func publish(_ index: SearchIndex<Int>) {
         let source = SearchIndexSource(index, mode: mode)
@@ -106,6 +159,11 @@ final class GrowingSource: LiveSearchSource, @unchecked Sendable {
     }
 
     func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int> {
+        if let database {
+            let r = try await database.source.search(query, limit: limit)
+            return LiveSearchResults(query: r.query, matches: r.matches.map { .init(id: Int($0.id), text: $0.text, ranges: $0.ranges) },
+                                     totalCount: r.totalCount)
+        }
         let source = mutex.withLock { current }
         return try await source.search(query, limit: limit)
     }
@@ -395,7 +453,7 @@ final class LiveScreen: @unchecked Sendable {
     private var showsResults: Bool { results.map { !$0.query.isEmpty } ?? false }
 
     private func shownCount() -> Int {
-        showsResults ? results!.matches.count : min(source.index.count, Self.limit)
+        showsResults ? results!.matches.count : min(source.total, Self.limit)
     }
 
     private func shownLine(_ i: Int) -> String? {
@@ -403,8 +461,7 @@ final class LiveScreen: @unchecked Sendable {
             let matches = results!.matches
             return matches.indices.contains(i) ? matches[i].text : nil
         }
-        let index = source.index
-        return i < min(index.count, Self.limit) ? index.originals[i] : nil
+        return i < Self.limit ? source.line(i) : nil
     }
 
     // MARK: the frame loop
@@ -453,8 +510,7 @@ final class LiveScreen: @unchecked Sendable {
             out += "\u{1B}[1m> \u{1B}[0m" + shown
             cursor = 3 + width
         }
-        let index = source.index
-        let total = index.count
+        let total = source.total
         let matched = showsResults ? results!.totalCount : total
         if rows > 1 {
             var status = "\(searching ? Self.spinner[spinnerFrame % Self.spinner.count] : " ") \(matched)/\(total)"
@@ -483,7 +539,7 @@ final class LiveScreen: @unchecked Sendable {
                 let match = results!.matches[i]
                 out += Self.line(match.text, ranges: match.ranges, width: columns, marker: i == selection)
             } else {
-                out += Self.line(index.originals[i], ranges: [], width: columns, marker: i == selection)
+                out += Self.line(source.line(i) ?? "", ranges: [], width: columns, marker: i == selection)
             }
         }
         out += "\u{1B}[1;\(max(1, min(columns, cursor)))H\u{1B}[?25h"
