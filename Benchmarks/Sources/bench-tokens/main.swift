@@ -104,6 +104,7 @@ var corpora: [Corpus] = []
 for name in Corpus.names {
     let corpus = try Corpus.load(name, directory: options.corpora)
     corpora.append(corpus)
+    if ProcessInfo.processInfo.environment["BENCH_INDEX_ONLY"] != nil { continue }
     var sink = 0
     let foldTime = best(options.reps) {
         for i in corpus.lines.indices { sink &+= (try? folder.fold(utf8: corpus.line(i)).count) ?? 0 }

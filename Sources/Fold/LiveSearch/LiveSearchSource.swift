@@ -98,34 +98,43 @@ public struct SearchIndexSource<ID: Sendable>: LiveSearchSource {
 
     public func search(_ query: String, limit: Int) async throws -> LiveSearchResults<ID> {
         let matcher = Matcher(query, folder: index.folder, mode: mode, options: options)
-        let keys = try await matchingKeys(matcher)
+        let (keys, count) = try await matchingKeys(matcher, first: max(0, limit))
         try Task.checkCancellation()
         var matches: [LiveSearchResults<ID>.Match] = []
-        for k in keys.prefix(max(0, limit)) {
+        for k in keys {
             let text = index.originals[k]
             matches.append(.init(id: index.ids[k], text: text, ranges: matcher.matches(in: text)))
         }
-        return LiveSearchResults(query: query, matches: matches, totalCount: keys.count)
+        return LiveSearchResults(query: query, matches: matches, totalCount: count)
     }
 
-    /// The matching keys in order: shards of the index scanned at once, merged in order.
-    func matchingKeys(_ matcher: Matcher) async throws -> [Int] {
+    /// The first `first` matching keys in order and the count of all: shards of the index
+    /// scanned at once (each keeps its own first keys and counts the rest), merged in order.
+    func matchingKeys(_ matcher: Matcher, first: Int) async throws -> (keys: [Int], count: Int) {
         let count = index.count
         let shardCount = count < 8 * Matcher.indexBlock ? 1 : min(shards, count / Matcher.indexBlock)
         let index = self.index
-        if shardCount <= 1 {
-            return try matcher.matchingKeys(in: index, 0..<count)
+        @Sendable func scan(_ range: Range<Int>) throws -> (keys: [Int], count: Int) {
+            var keys: [Int] = []
+            let n = try matcher.matchingKeys(in: index, range, first: first) { keys.append($0) }
+            return (keys, n)
         }
-        return try await withThrowingTaskGroup(of: (Int, [Int]).self) { group in
+        if shardCount <= 1 { return try scan(0..<count) }
+        return try await withThrowingTaskGroup(of: (Int, [Int], Int).self) { group in
             for s in 0..<shardCount {
                 let range = (count * s / shardCount)..<(count * (s + 1) / shardCount)
                 group.addTask {
-                    (s, try matcher.matchingKeys(in: index, range))
+                    let (keys, n) = try scan(range)
+                    return (s, keys, n)
                 }
             }
             var parts = [[Int]](repeating: [], count: shardCount)
-            for try await (s, keys) in group { parts[s] = keys }
-            return parts.flatMap { $0 }
+            var total = 0
+            for try await (s, keys, n) in group {
+                parts[s] = keys
+                total += n
+            }
+            return (Array(parts.joined().prefix(first)), total)
         }
     }
 }

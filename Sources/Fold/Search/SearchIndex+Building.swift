@@ -1,6 +1,7 @@
 extension SearchIndex {
-    /// How many texts are folded between two progress reports and cancellation checks.
-    static var buildBlock: Int { 4096 }
+    /// How many of `count` texts are folded (in parallel, see ``append(contentsOf:)``) between
+    /// two progress reports and cancellation checks: about 32 blocks, of 4,096 to 65,536 texts.
+    static func buildBlock(_ count: Int) -> Int { max(4096, min(65_536, count / 32)) }
 
     /// Builds an index in the background, reporting progress: fractions that only grow and end
     /// at exactly 1 when the index is complete. Cancelling the task stops the build within one
@@ -23,7 +24,7 @@ extension SearchIndex {
         var reported = 0.0
         while done < items.count {
             try Task.checkCancellation()
-            let end = min(items.count, done + buildBlock)
+            let end = min(items.count, done + Self.buildBlock(items.count))
             index.append(contentsOf: items[done..<end])
             done = end
             // Strictly below 1 until the index is whole.

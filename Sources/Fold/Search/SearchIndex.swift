@@ -20,10 +20,8 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     /// Word starts (offsets into `bytes`); key `i`'s are `wordStarts[wordIndex[i]..<wordIndex[i+1]]`.
     @usableFromInline private(set) var wordStarts: [Int32] = []
     @usableFromInline private(set) var wordIndex: [Int32] = [0]
-    /// For each key, the classes of bytes it holds and the classes of its words' first bytes
-    /// (``ByteClasses``): a search tests them before it reads a key.
-    @usableFromInline private(set) var byteMasks: [UInt64] = []
-    @usableFromInline private(set) var wordStartMasks: [UInt64] = []
+    /// Each key summed up (``KeySummary``): a search tests it before it reads the key.
+    @usableFromInline private(set) var summaries: [KeySummary] = []
 
     /// Folds every text once.
     public init(_ items: some Sequence<(id: ID, text: String)>, folder: Folder) {
@@ -75,7 +73,7 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     }
 
     /// From this many texts on, `append` folds them in parallel.
-    static var parallelTexts: Int { 32_768 }
+    static var parallelTexts: Int { 8192 }
 
     /// The keys of consecutive texts, with offsets from the block's start.
     struct KeyBlock {
@@ -85,35 +83,32 @@ public struct SearchIndex<ID: Sendable>: Sendable {
         var wordStarts: [Int32] = []
         /// How many words there are up to the end of each key.
         var wordEnds: [Int32] = []
-        var byteMasks: [UInt64] = []
-        var wordStartMasks: [UInt64] = []
+        var summaries: [KeySummary] = []
 
         init() {}
 
         init(_ items: ArraySlice<(id: ID, text: String)>, folder: Folder) {
             keyEnds.reserveCapacity(items.count)
             wordEnds.reserveCapacity(items.count)
-            byteMasks.reserveCapacity(items.count)
-            wordStartMasks.reserveCapacity(items.count)
+            summaries.reserveCapacity(items.count)
             for (_, text) in items {
                 // The fold straight into the buffer, and the tokenizer's words over it.
                 var text = text
-                var byteMask: UInt64 = 0, wordStartMask: UInt64 = 0
+                var summary = KeySummary()
                 text.withUTF8 { utf8 in
                     try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
                         let base = bytes.count
                         bytes.append(contentsOf: key)
-                        byteMask = ByteClasses.mask(key)
+                        summary.add(key)
                         WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) {
                             wordStarts.append(Int32(base + $0.lowerBound))
-                            wordStartMask |= ByteClasses.bit(key[$0.lowerBound])
+                            summary.addWordStart(key[$0.lowerBound])
                         }
                     }
                 }
                 wordEnds.append(Int32(wordStarts.count))
                 keyEnds.append(bytes.count)
-                byteMasks.append(byteMask)
-                wordStartMasks.append(wordStartMask)
+                summaries.append(summary)
             }
         }
     }
@@ -134,8 +129,7 @@ public struct SearchIndex<ID: Sendable>: Sendable {
         }
         for end in block.keyEnds { keyStarts.append(end + base) }
         for end in block.wordEnds { wordIndex.append(end + wordBase) }
-        byteMasks.append(contentsOf: block.byteMasks)
-        wordStartMasks.append(contentsOf: block.wordStartMasks)
+        summaries.append(contentsOf: block.summaries)
     }
 
     /// The number of texts.
@@ -164,48 +158,60 @@ extension Matcher {
     }
 
     /// The indices of the matching keys among `range`, in order: the search itself. Each key's
-    /// byte classes are tested first (one AND rejects most keys), then its bytes are searched
-    /// for the query (or, for word prefixes, its longest word), then the match is confirmed.
+    /// summary is tested first (a few ANDs reject most keys), then its bytes are searched for
+    /// the query (or, for word prefixes, its longest word), then the match is confirmed. A
+    /// one-letter query (or one-letter word) whose summary class is exact needs no more.
     @usableFromInline
     func matchingKeys<ID>(in index: SearchIndex<ID>, _ range: Range<Int>) throws -> [Int] {
+        var keys: [Int] = []
+        _ = try matchingKeys(in: index, range, first: Int.max) { keys.append($0) }
+        return keys
+    }
+
+    /// The first `first` matching keys among `range` (in order, to `body`) and how many match
+    /// in all, without collecting the rest.
+    func matchingKeys<ID>(in index: SearchIndex<ID>, _ range: Range<Int>, first: Int, _ body: (Int) -> Void) throws -> Int {
         let probe: [UInt8]
-        var needed: UInt64 = 0, neededStarts: UInt64 = 0
+        var needed = KeySummary()
+        var exact = false
+        let foldsCase = folder.profile.foldsCase
         switch mode {
         case .substring:
             probe = queryKey
-            needed = ByteClasses.mask(queryKey)
+            probe.withUnsafeBytes { needed.add($0) }
+            exact = probe.count == 1 && KeySummary.isExact(probe[0], foldsCase: foldsCase)
         case .wordPrefixes:
             probe = queryWords.max { $0.count < $1.count } ?? []
             for word in queryWords where !word.isEmpty {
-                needed |= ByteClasses.mask(word)
-                neededStarts |= ByteClasses.bit(word[0])
+                word.withUnsafeBytes { needed.add($0) }
+                needed.addWordStart(word[0])
             }
+            exact = queryWords.count == 1 && probe.count == 1 && KeySummary.isExact(probe[0], foldsCase: foldsCase)
         }
-        guard !probe.isEmpty, !range.isEmpty else { return [] }
-        var result: [Int] = []
-        result.reserveCapacity(min(range.count, 1024))
+        guard !probe.isEmpty, !range.isEmpty else { return 0 }
+        exact = exact && typedFolder == nil
+        var count = 0
         let keyStarts = index.keyStarts, wordStarts = index.wordStarts, wordIndex = index.wordIndex, originals = index.originals
         try index.bytes.withUnsafeBytes { all in
             try probe.withUnsafeBytes { needle in
-                try index.byteMasks.withUnsafeBufferPointer { byteMasks in
-                    try index.wordStartMasks.withUnsafeBufferPointer { startMasks in
-                        try keyStarts.withUnsafeBufferPointer { starts in
-                            var key = range.lowerBound
-                            while key < range.upperBound {
-                                if (key - range.lowerBound) % Self.indexBlock == 0 { try Task.checkCancellation() }
-                                if byteMasks[key] & needed == needed && startMasks[key] & neededStarts == neededStarts,
-                                   Self.contains(needle, all, from: starts[key], to: starts[key + 1]),
-                                   confirm(all, key, keyStarts, wordStarts, wordIndex, originals) {
-                                    result.append(key)
-                                }
-                                key += 1
+                try index.summaries.withUnsafeBufferPointer { summaries in
+                    try keyStarts.withUnsafeBufferPointer { starts in
+                        var key = range.lowerBound
+                        while key < range.upperBound {
+                            if (key - range.lowerBound) % Self.indexBlock == 0 { try Task.checkCancellation() }
+                            if summaries[key].covers(needed),
+                               exact || (Self.contains(needle, all, from: starts[key], to: starts[key + 1])
+                                         && confirm(all, key, keyStarts, wordStarts, wordIndex, originals)) {
+                                if count < first { body(key) }
+                                count += 1
                             }
+                            key += 1
                         }
                     }
                 }
             }
         }
-        return result
+        return count
     }
 
     /// Whether `needle` occurs in `all[from..<to]`.
