@@ -49,6 +49,7 @@ for size in [100_000, 1_000_000] {
     func keystrokes(_ queries: [String], _ mode: Matcher.Mode) async throws -> [Double] {
         let source = SearchIndexSource(index, mode: mode)
         var times: [Double] = []
+        var slowest: [String: Double] = [:]
         for _ in 0..<reps {
             for q in queries {
                 for n in 1...q.count {
@@ -56,9 +57,12 @@ for size in [100_000, 1_000_000] {
                     let t = clock.now
                     _ = try await source.search(prefix, limit: 50)
                     times.append(ms(clock.now - t))
+                    slowest[prefix] = max(slowest[prefix] ?? 0, times.last!)
                 }
             }
         }
+        let worst = slowest.sorted { $0.value > $1.value }.prefix(3).map { "\"\($0.key)\" \(fmt($0.value))" }
+        log("\(size) titles, \(mode): slowest keystrokes \(worst.joined(separator: ", "))")
         return times
     }
     let sub = try await keystrokes(substringQueries, .substring)

@@ -1,4 +1,11 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Many texts folded once into one flat buffer: the fast way to match every keystroke of a
 /// search-as-you-type box against a large list.
@@ -144,6 +151,8 @@ public struct SearchIndex<ID: Sendable>: Sendable {
 extension Matcher {
     /// How many keys of an index are searched between two checks of `Task.isCancelled`.
     static let indexBlock = 4096
+    /// How many keys are searched between two offers of the core to a waiting thread.
+    static let yieldBlock = 1024
 
     /// The ids of the index's texts that match, in order. Checks for cancellation every few
     /// thousand keys (throwing `CancellationError`) and takes no lock.
@@ -198,7 +207,13 @@ extension Matcher {
                     try keyStarts.withUnsafeBufferPointer { starts in
                         var key = range.lowerBound
                         while key < range.upperBound {
-                            if (key - range.lowerBound) % Self.indexBlock == 0 { try Task.checkCancellation() }
+                            let offset = key - range.lowerBound
+                            if offset % Self.yieldBlock == 0 {
+                                // A search may use every core: a thread that waits for one (the
+                                // caller typing the next key) gets it here, not a time slice later.
+                                if offset > 0 { sched_yield() }
+                                if offset % Self.indexBlock == 0 { try Task.checkCancellation() }
+                            }
                             if summaries[key].covers(needed),
                                exact || (Self.contains(needle, all, from: starts[key], to: starts[key + 1])
                                          && confirm(all, key, keyStarts, wordStarts, wordIndex, originals)) {
