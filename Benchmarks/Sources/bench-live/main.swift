@@ -90,6 +90,22 @@ for size in [100_000, 1_000_000] {
         live.finish()
     }
 
+    // submit with nothing searching (a quiet period longer than the gaps between keys): the
+    // call's own cost, beside the one above measured while both cores search.
+    var idleSubmits: [Double] = []
+    for r in 0..<reps {
+        let live = LiveSearch(SearchIndexSource(index), quietPeriod: QuietPeriod(delays: [.seconds(10)]))
+        let query = substringQueries[r % substringQueries.count]
+        for n in 1...query.count {
+            let t = clock.now
+            live.submit(String(query.prefix(n)))
+            idleSubmits.append(ms(clock.now - t))
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        live.finish()
+    }
+    log("\(size) titles: submit p99 with no search running \(String(format: "%.1f µs", percentile(idleSubmits, 0.99) * 1000)), p50 \(String(format: "%.1f µs", percentile(idleSubmits, 0.5) * 1000))")
+
     // Cancellation latency: a one-letter search over every key, cancelled after 1 ms.
     var cancels: [Double] = []
     for _ in 0..<reps {
