@@ -58,7 +58,13 @@ public final class FoldFTSIndex {
     }
 
     var metaTable: String { table + "_fold" }
-    var tokenize: String { "fold \(folder.profile.name)" }
+    /// The tokenize option: `fold NAME`, the name quoted when FTS5 would not read it as a
+    /// bareword (`fold 'search-de'`).
+    var tokenize: String {
+        let name = folder.profile.name
+        let bare = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
+        return bare ? "fold \(name)" : "fold '\(name)'"
+    }
 
     /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
     ///

@@ -242,6 +242,18 @@ extension Statement {
         #expect(throws: FoldSQLiteError.self) { _ = try FoldFTSIndex(connection: db.handle, table: "x", columns: ["a"], profile: { var p = FoldProfile.search; p.name = "mine"; return p }()) }
     }
 
+    /// A tailored profile (a name FTS5 does not take as a bareword) builds, records and
+    /// searches: Mueller, Muller and Müller meet under search-de.
+    @Test func aTailoredProfileIndexes() throws {
+        let db = try Database()
+        let index = try FoldFTSIndex(connection: db.handle, table: "names", columns: ["name"], profile: try #require(FoldProfile(named: "search-de")))
+        try index.prepare()
+        for name in ["Müller", "Mueller", "Muller", "Quelle"] { try index.insert([name]) }
+        #expect(Set(try index.search("mueller", limit: 10).map { $0.columns[0] }) == ["[Müller]", "[Mueller]", "[Muller]"])
+        #expect(try index.recorded().tokenize == "fold 'search-de'")
+        #expect(try index.needsRebuild() == false)
+    }
+
     /// The FTS5 index behind the same protocol as a SearchIndex: a LiveSearch over it answers
     /// the newest query with highlight ranges and the count of all matches; a cancelled search
     /// stops with CancellationError.

@@ -151,7 +151,9 @@ func openLineIndex(_ database: String, table: String) throws -> (db: Connection,
     let db = try openDatabase(database)
     // The profile the index was built with.
     let meta = try? db.scalarText("SELECT value FROM \(quoted(table + "_fts_fold")) WHERE key = 'tokenize'")
-    guard let meta, let arguments = meta.split(separator: " ").last.map(String.init), let profile = FoldProfile(named: arguments) else {
+    // `fold NAME`, or `fold 'NAME'` for a name that is not a bareword (search-de).
+    guard let meta, let arguments = meta.split(separator: " ").last.map({ String($0.filter { $0 != "'" }) }),
+          let profile = FoldProfile(named: arguments) else {
         db.close()
         throw Failure(message: "foldcheck: no index \(table)_fts in \(database); build one with foldcheck index", code: Exit.noInput)
     }
