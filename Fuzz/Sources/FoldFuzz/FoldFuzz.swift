@@ -13,7 +13,10 @@
 //   (ICU maps U+0345 before reordering);
 // - foldedText: folded == fold(x); each folded byte maps to a range inside the input whose
 //   bounds are scalar boundaries of the input, and both bounds are monotone non-decreasing over
-//   the folded bytes.
+//   the folded bytes;
+// - tokens: tokens(inUTF8:) throws at the first invalid byte; the tokens' words are slices of
+//   the fold and their original ranges are the offset map's, inside the input, on scalar
+//   boundaries and monotone.
 // Any failure calls fatalError with the input's code points (see FuzzSupport.fail).
 //
 // FOLD_FUZZ_SKIP (environment, comma-separated check names) switches checks off, so a campaign
@@ -176,5 +179,50 @@ func check(_ bytes: [UInt8]) {
             lastLower = r.lowerBound
             lastUpper = r.upperBound
         }
+
+        // Tokens: over the raw bytes, invalid UTF-8 is reported at the first bad byte; over
+        // valid text, every token's word is a slice of the fold, its original range is inside
+        // the input, on scalar boundaries, covers the original of each of its folded bytes, and
+        // the ranges never go back.
+        if enabled("tokens") {
+            do {
+                let tokens = try folder.tokens(inUTF8: bytes)
+                if let at = invalidAt {
+                    fail("tokens", profile: name, input: bytes, "tokens(inUTF8:) did not throw; the first invalid byte is at \(at)")
+                }
+                checkTokens(tokens, folder: folder, name: name, bytes: bytes, text: text, foldedUTF8: foldedUTF8, mapped: mapped, boundaries: boundaries)
+            } catch {
+                if error.byteOffset != invalidAt {
+                    fail("tokens", profile: name, input: bytes, "tokens(inUTF8:) threw at \(error.byteOffset), the first invalid byte is at \(String(describing: invalidAt))")
+                }
+            }
+            checkTokens(folder.tokens(in: text), folder: folder, name: name, bytes: bytes, text: text, foldedUTF8: foldedUTF8,
+                        mapped: mapped, boundaries: boundaries)
+        }
+    }
+}
+
+func checkTokens(_ tokens: Tokens, folder: Folder, name: String, bytes: [UInt8], text: String, foldedUTF8: [UInt8],
+                 mapped: FoldedText, boundaries: [Bool]) {
+    if tokens.foldedUTF8 != foldedUTF8 {
+        fail("tokens", profile: name, input: bytes, "the tokens' fold [\(codePoints(tokens.folded))] is not fold(x)")
+    }
+    var last = 0..<0
+    for (k, token) in tokens.enumerated() {
+        let f = token.foldedUTF8Range, r = token.originalUTF8Range
+        if token.index != k || f.isEmpty || f.upperBound > foldedUTF8.count || token.foldedUTF8 != Array(foldedUTF8[f]) {
+            fail("tokens", profile: name, input: bytes, "token \(k) (\(token)) is not a slice of the fold \(f)")
+        }
+        if r.lowerBound < 0 || r.upperBound > boundaries.count - 1 || !boundaries[r.lowerBound] || !boundaries[r.upperBound] {
+            fail("tokens", profile: name, input: bytes, "token \(k) maps to \(r): outside the input or not on scalar boundaries")
+        }
+        let expected = mapped.originalUTF8Range(ofFoldedUTF8: f)
+        if r != expected {
+            fail("tokens", profile: name, input: bytes, "token \(k) (\(token.folded)) maps to \(r), the offset map says \(expected)")
+        }
+        if r.lowerBound < last.lowerBound || r.upperBound < last.upperBound {
+            fail("tokens", profile: name, input: bytes, "token \(k) maps to \(r) after \(last)")
+        }
+        last = r
     }
 }
