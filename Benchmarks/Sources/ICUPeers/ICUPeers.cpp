@@ -244,6 +244,7 @@ int64_t icupeer_word_segments(const uint8_t *src, int64_t length, int32_t *bound
     UText empty = UTEXT_INITIALIZER;
     utext_openUTF8(&empty, "", 0, &detach);
     ubrk_setUText(bi, &empty, &detach);
+    utext_close(&empty);  // the iterator keeps its own clone; not closing it leaked its buffers per call
     utext_close(&text);
     return U_FAILURE(err) ? -static_cast<int64_t>(err) : count;
 }
