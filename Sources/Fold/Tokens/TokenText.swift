@@ -120,26 +120,61 @@ extension TokenText {
         guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let src = utf8.baseAddress else {
             return n == 0 && engine.asciiKeepsShape ? .made(make(original: utf8, folded: utf8, changes: .init(start: nil, count: 0))) : .general
         }
-        // Changes come from code points of two bytes or more (or a kana and its mark).
-        return withUnsafeTemporaryAllocation(of: Change.self, capacity: n / 2 + 1) { changes in
-            // Nearly every fold fits twice the input (a quick word is at most four bytes);
-            // a longer one (ﷺ) is done again with room for the largest expansion.
-            var capacity = 2 * n + 8
-            while true {
-                let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> PerScalarOutcome? in
-                    guard let written = fill(src, n, out.baseAddress!, capacity, changes.baseAddress!, engine) else { return nil }
-                    switch written {
-                    case .success(let (o, k)):
-                        return .made(make(original: utf8, folded: UnsafeBufferPointer(start: out.baseAddress!, count: o),
-                                          changes: UnsafeBufferPointer(start: changes.baseAddress!, count: k)))
-                    case .failure(let failure):
-                        return failure.invalidAt.map { .invalid($0) } ?? .general
-                    }
+        // The changes grow as they come (memory in proportion to them, not to the text).
+        var changes = ChangeLog(capacity: min(n / 2 + 1, 256))
+        defer { changes.deallocate() }
+        // Nearly every fold fits twice the input (a quick word is at most four bytes); a
+        // longer one (ﷺ) is done again with room for the largest expansion.
+        var capacity = 2 * n + 8
+        while true {
+            changes.count = 0
+            let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> PerScalarOutcome? in
+                guard let written = fill(src, n, out.baseAddress!, capacity, &changes, engine) else { return nil }
+                switch written {
+                case .success(let o):
+                    return .made(make(original: utf8, folded: UnsafeBufferPointer(start: out.baseAddress!, count: o),
+                                      changes: UnsafeBufferPointer(start: changes.base, count: changes.count)))
+                case .failure(let failure):
+                    return failure.invalidAt.map { .invalid($0) } ?? .general
                 }
-                if let outcome { return outcome }
-                capacity = FoldEngine.expandedCapacity(n)
             }
+            if let outcome { return outcome }
+            capacity = FoldEngine.expandedCapacity(n)
         }
+    }
+
+    /// The changes as ``perScalar`` finds them: a buffer that doubles when full.
+    struct ChangeLog {
+        private(set) var base: UnsafeMutablePointer<Change>
+        private var capacity: Int
+        var count = 0
+
+        init(capacity: Int) {
+            self.capacity = max(1, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        @inline(__always)
+        mutating func append(_ change: Change) {
+            if count == capacity {
+                let bigger = UnsafeMutablePointer<Change>.allocate(capacity: 2 * capacity)
+                bigger.moveInitialize(from: base, count: count)
+                base.deallocate()
+                base = bigger
+                capacity *= 2
+            }
+            (base + count).initialize(to: change)
+            count += 1
+        }
+
+        /// The last change (there is one).
+        @inline(__always)
+        var last: Change {
+            get { base[count - 1] }
+            set { base[count - 1] = newValue }
+        }
+
+        func deallocate() { base.deallocate() }
     }
 
     private struct Failure: Error {
@@ -147,15 +182,15 @@ extension TokenText {
         let invalidAt: Int?
     }
 
-    /// The loop of ``perScalar``: the fold's length and the number of changes, a failure, or
+    /// The loop of ``perScalar``: the fold's length (the changes in `changes`), a failure, or
     /// nil when the fold outgrew `capacity`.
     private static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
-                             _ changes: UnsafeMutablePointer<Change>, _ engine: FoldEngine) -> Result<(Int, Int), Failure>? {
+                             _ changes: inout ChangeLog, _ engine: FoldEngine) -> Result<Int, Failure>? {
         let table = engine.fastTable
         let quick = table.quick, asciiMap = table.asciiMap
         let caseOnly = table.asciiCaseOnly, swar = caseOnly || table.asciiIdentity
         let composes = engine.steps.composes
-        var i = 0, o = 0, k = 0
+        var i = 0, o = 0
         // The last code point written, when it is one kana starter (three bytes at o - 3): a
         // voicing mark after it composes with it. Its input starts at `kanaIn`.
         var kanaIn = -1
@@ -199,8 +234,7 @@ extension TokenText {
             if q.isPresent {
                 UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
                 if !(q.isOneScalar && q.count == length) {
-                    changes[k] = Change(foldedStart: o, foldedEnd: o + q.count, originalStart: i, originalEnd: i + length)
-                    k += 1
+                    changes.append(Change(foldedStart: o, foldedEnd: o + q.count, originalStart: i, originalEnd: i + length))
                 }
                 kanaIn = q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3 ? i : -1
                 unitOut = o
@@ -213,15 +247,14 @@ extension TokenText {
                let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(out + o - 3).loadUnaligned(as: UInt32.self)), c) {
                 // ｶﾞ → ガ, か + U+3099 → が: one unit from the kana and its mark.
                 UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
-                if k > 0 && changes[k - 1].foldedStart == o - 3 {
-                    changes[k - 1].originalEnd = i + length
+                if changes.count > 0 && changes.last.foldedStart == o - 3 {
+                    changes.last.originalEnd = i + length
                 } else {
-                    changes[k] = Change(foldedStart: o - 3, foldedEnd: o, originalStart: kanaIn, originalEnd: i + length)
-                    k += 1
+                    changes.append(Change(foldedStart: o - 3, foldedEnd: o, originalStart: kanaIn, originalEnd: i + length))
                 }
                 kanaIn = -1
                 unitOut = o - 3
-                unitIn = changes[k - 1].originalStart
+                unitIn = changes.last.originalStart
                 i &+= length
                 continue
             }
@@ -232,11 +265,10 @@ extension TokenText {
             if e.isEmpty && !e.has(FastEntry.general | FastEntry.tail) && unitOut >= 0 {
                 // A removed mark or ignorable: gone before anything composes, so it changes no
                 // neighbour; it belongs to the unit before it (as in the general path's map).
-                if k > 0 && changes[k - 1].foldedStart == unitOut {
-                    changes[k - 1].originalEnd = i + length
+                if changes.count > 0 && changes.last.foldedStart == unitOut {
+                    changes.last.originalEnd = i + length
                 } else {
-                    changes[k] = Change(foldedStart: unitOut, foldedEnd: o, originalStart: unitIn, originalEnd: i + length)
-                    k += 1
+                    changes.append(Change(foldedStart: unitOut, foldedEnd: o, originalStart: unitIn, originalEnd: i + length))
                 }
                 kanaIn = -1
                 i &+= length
@@ -250,8 +282,7 @@ extension TokenText {
             guard o + count <= capacity else { return nil }
             (out + o).update(from: bytes, count: count)
             if !(e.isIdentity || (count == length && UTF8Decoder.sequenceLength(lead: bytes[0]) == count)) {
-                changes[k] = Change(foldedStart: o, foldedEnd: o + count, originalStart: i, originalEnd: i + length)
-                k += 1
+                changes.append(Change(foldedStart: o, foldedEnd: o + count, originalStart: i, originalEnd: i + length))
             }
             kanaIn = -1
             unitOut = o
@@ -259,6 +290,6 @@ extension TokenText {
             o &+= count
             i &+= length
         }
-        return .success((o, k))
+        return .success(o)
     }
 }

@@ -63,7 +63,7 @@ enum WordBreaker {
                 return words[next]
             }
             // Text without such code points: the fast path never asks for ICU.
-            guard case .word(let word) = step(in: utf8, from: position, table: table) else { return nil }
+            guard let word = nextWord(in: utf8, from: position, table: table) else { return nil }
             position = word.upperBound
             return word
         }
@@ -144,24 +144,14 @@ enum WordBreaker {
     static func isLetter(_ c: Class) -> Bool { c == .letter || c == .hebrewLetter }
 
     /// The first word of `utf8` at or after `start` (a unit boundary: 0, or the end of a word),
-    /// or nil; nil as well when the fast path meets a code point it hands to ICU (the tests
-    /// use it on text without them).
+    /// or nil. Only for text without ``WordBreakTable/Class/slow`` code points.
     static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
-        if case .word(let word) = step(in: utf8, from: start, table: WordBreakTable.shared) { return word }
-        return nil
+        nextWord(in: utf8, from: start, table: WordBreakTable.shared)
     }
 
-    enum Step {
-        case word(Range<Int>)
-        case end
-        /// A code point of class ``WordBreakTable/Class/slow`` before the next word ended.
-        case needsICU
-    }
-
-    /// The fast path: the first word at or after `start` (a unit boundary: 0, or the end of a
-    /// word), the end, or a code point the fast path hands to ICU.
-    static func step(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, table: WordBreakTable) -> Step {
-        guard let p = utf8.baseAddress else { return .end }
+    /// The same with the table at hand (the cursor keeps it).
+    static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, table: WordBreakTable) -> Range<Int>? {
+        guard let p = utf8.baseAddress else { return nil }
         let n = utf8.count
         var i = start
         while i < n {
@@ -170,7 +160,6 @@ enum WordBreaker {
             if p[i] < 0x80 {
                 let c = table.ascii(p[i])
                 if !(isLetter(c) || c == .numeric || c == .extendNumLet) {
-                    if c == .slow { return .needsICU }
                     i += 1
                     continue
                 }
@@ -178,22 +167,17 @@ enum WordBreaker {
             let (c, end) = unit(p, i, n, table)
             switch c {
             case .ideographic:
-                // What follows decides nothing here, except a code point that ICU decides.
-                if end < n && unit(p, end, n, table).0 == .slow { return .needsICU }
-                return .word(i..<end)
+                return i..<end
             case .hangulSyllable:
                 var runEnd = end
                 while runEnd < n {
                     let (d, dEnd) = unit(p, runEnd, n, table)
-                    if d == .slow { return .needsICU }
                     guard d == .hangulSyllable else { break }
                     runEnd = dEnd
                 }
-                return .word(i..<runEnd)
+                return i..<runEnd
             case .letter, .hebrewLetter, .numeric, .extendNumLet:
                 break
-            case .slow:
-                return .needsICU
             default:
                 i = end
                 continue
@@ -231,7 +215,6 @@ enum WordBreaker {
                     // WB6/7, WB7b/c, WB11/12: joins only between the right two neighbours.
                     guard dEnd < n else { break run }
                     let (e, eEnd) = unit(p, dEnd, n, table)
-                    if e == .slow { return .needsICU }
                     let joins: Bool
                     switch d {
                     case .midLetter: joins = isLetter(last) && isLetter(e)
@@ -242,16 +225,14 @@ enum WordBreaker {
                     guard joins else { break run }
                     last = e
                     runEnd = eEnd
-                case .slow:
-                    return .needsICU
                 default:
                     break run
                 }
             }
-            if hasWord { return .word(i..<runEnd) }
+            if hasWord { return i..<runEnd }
             i = runEnd
         }
-        return .end
+        return nil
     }
 
     /// How many of the eight bytes of `w` (first byte lowest) are ASCII letters or digits
