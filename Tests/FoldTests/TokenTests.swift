@@ -86,6 +86,57 @@ import Testing
         #expect(marksAfterICUQuirk < 1000, "\(marksAfterICUQuirk) strings left out")
     }
 
+    /// The fast path reads ASCII 64 bytes at a time and hands the words it cannot decide there
+    /// to the state machine: the same words as the state machine alone, whatever the batch
+    /// size, on texts long enough to cross windows (words cut by a window's end, periods and
+    /// commas at its edges, "_", marks and letters that are not ASCII next to ASCII words).
+    @Test func asciiWindowsAgreeWithTheStateMachine() {
+        var rng = seededGenerator(0x70C7)
+        let pieces: [String] = ["a", "Z", "word", "Longerword", "x7", "7", "0", "3.14", "1,000", ".", ",", ";", ":", "'", "\"", "_",
+                                "-", " ", " ", " ", "\n", "\r\n", "\t", "e.g.", "U.S.A.", "a_b", "__", "é", "\u{301}", "\u{391}",
+                                "\u{416}", "\u{5D0}", "\u{4E00}", "\u{AC00}", "\u{3042}", "\u{1F600}", "\u{AD}", "\u{2019}",
+                                "\u{FF0E}", "\u{B7}", "\u{0}", "\u{7F}", "/", "$"]
+        var failures: [String] = []
+        var compared = 0
+        for k in 0..<6_000 {
+            let count = k % 3 == 0 ? Int.random(in: 1...12, using: &rng) : Int.random(in: 20...200, using: &rng)
+            let text = (0..<count).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            if Self.needsICU(text) { continue }
+            compared += 1
+            let machine = Self.fast(text)
+            let utf8 = Array(text.utf8)
+            let windows = WordBreaker.words(in: utf8)
+            let oneByOne: [Range<Int>] = utf8.withUnsafeBufferPointer { buffer in
+                var cursor = WordBreaker.Cursor(), result: [Range<Int>] = []
+                while let w = cursor.next(in: buffer, table: WordBreakTable.shared) { result.append(w) }
+                return result
+            }
+            if windows != machine || oneByOne != machine {
+                failures.append("\(codePoints(text)): windows \(windows), one by one \(oneByOne), state machine \(machine)")
+            }
+        }
+        expectNoFailures(failures, "texts")
+        #expect(compared > 3_000, "only \(compared) texts compared")
+    }
+
+    /// The ASCII window knows the classes of ASCII by heart: the table must agree.
+    @Test func asciiClassesAreWhatTheWindowAssumes() {
+        for b in UInt8(0)..<0x80 {
+            let c = WordBreakTable.shared(UInt32(b))
+            let expected: [WordBreakTable.Class]
+            switch b {
+            case 0x41...0x5A, 0x61...0x7A: expected = [.letter]
+            case 0x30...0x39: expected = [.numeric]
+            case 0x2E: expected = [.midNumLet]
+            case 0x2C, 0x3B: expected = [.midNum]
+            case 0x5F: expected = [.extendNumLet]
+            case 0x40: expected = [.slow]
+            default: expected = [.other, .apostrophe, .doubleQuote, .lineBreak]
+            }
+            #expect(expected.contains(c), "U+\(String(b, radix: 16)) is \(c), the window assumes \(expected)")
+        }
+    }
+
     /// Text with code points the fast path hands to ICU (dictionary scripts, ZWJ, "@", kana
     /// voicing marks, Han that is not ideographic) gets ICU's words for the whole text (a fast
     /// path that stopped at the first of them disagreed with ICU before it, in katakana runs

@@ -1,14 +1,18 @@
-/// The text the tokens of one input share, in one allocation: the input's UTF-8, its fold, the
-/// changes of shape between them (as ``OffsetMap`` records them).
+/// The text the tokens of one input share: the input's UTF-8 and its fold in one allocation,
+/// and the changes of shape between them (as ``OffsetMap`` records them) in a second one, made
+/// only when the fold changed the shape of something.
 ///
 /// Made in one pass over the input when every code point of it folds alone (``perScalar``),
-/// which is nearly all text; by the general path and its ``OffsetMap`` otherwise.
-/// Never written after ``make(original:folded:changes:)``, so it is safe to share (ManagedBuffer
-/// itself is not Sendable: the properties that hold one are `nonisolated(unsafe)`).
+/// which is nearly all text: the fold is written straight into its place here, and the changes
+/// buffer the pass grew is kept as it is; by the general path and its ``OffsetMap`` otherwise.
+/// Never written after it is made, so it is safe to share (ManagedBuffer itself is not
+/// Sendable: the properties that hold one are `nonisolated(unsafe)`).
 @usableFromInline
 final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     @usableFromInline
     struct Header {
+        /// The changes (owned: freed with the text), nil when there are none.
+        var changes: UnsafeMutablePointer<Change>?
         var changeCount: Int
         var originalCount: Int
         var foldedCount: Int
@@ -18,32 +22,60 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     /// `original[originalStart..<originalEnd]` as a whole.
     typealias Change = OffsetMap.Change
 
-    // The elements: the changes, then the original, then the fold.
-    private var changesBase: UnsafeMutableRawPointer { withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) } }
+    /// Bytes after the fold's room that are always there (zeros once the fold is written): a
+    /// token reads its word as two eight-byte loads.
+    static let padding = 16
+
+    deinit {
+        header.changes?.deallocate()
+    }
+
+    // The elements: the original, then the fold.
+    private var elements: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToElements { $0 } }
     var changeCount: Int { header.changeCount }
-    var originalUTF8: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: (changesBase + header.changeCount * MemoryLayout<Change>.stride).assumingMemoryBound(to: UInt8.self),
-                            count: header.originalCount)
-    }
+    var originalUTF8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: elements, count: header.originalCount) }
+    @usableFromInline
     var foldedUTF8: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: originalUTF8.baseAddress! + header.originalCount, count: header.foldedCount)
+        UnsafeBufferPointer(start: elements + header.originalCount, count: header.foldedCount)
     }
-    var changes: UnsafePointer<Change> { UnsafePointer(changesBase.assumingMemoryBound(to: Change.self)) }
+    var changes: UnsafePointer<Change> {
+        UnsafePointer(header.changes ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Change>.alignment)!)
+    }
+
+    /// A text holding a copy of `original`, with room for a fold of up to `foldCapacity`
+    /// bytes (and the padding); no fold and no changes yet.
+    private static func allocate(original: UnsafeBufferPointer<UInt8>, foldCapacity: Int) -> TokenText {
+        let buffer = create(minimumCapacity: original.count + foldCapacity + padding) { _ in
+            Header(changes: nil, changeCount: 0, originalCount: original.count, foldedCount: 0)
+        }
+        let text = unsafeDowncast(buffer, to: TokenText.self)
+        if let o = original.baseAddress { text.elements.update(from: o, count: original.count) }
+        return text
+    }
+
+    /// Where the fold goes.
+    private var foldBase: UnsafeMutablePointer<UInt8> { elements + header.originalCount }
+
+    /// Ends the fold at `count` bytes (zeroing the padding after it) and takes `changes`.
+    private func finish(foldedCount count: Int, changes: UnsafeMutablePointer<Change>?, changeCount: Int) {
+        (foldBase + count).initialize(repeating: 0, count: Self.padding)
+        header.foldedCount = count
+        header.changes = changes
+        header.changeCount = changeCount
+    }
 
     /// A copy of `original`, `folded` and `changes` (in order; between two of them the fold
     /// has the original's shape).
     static func make(original: UnsafeBufferPointer<UInt8>, folded: UnsafeBufferPointer<UInt8>,
                      changes: UnsafeBufferPointer<Change>) -> TokenText {
-        let changeBytes = changes.count * MemoryLayout<Change>.stride
-        // Padding after the fold: a token reads its word as two eight-byte loads.
-        let buffer = create(minimumCapacity: changeBytes + original.count + folded.count + 16) { _ in
-            Header(changeCount: changes.count, originalCount: original.count, foldedCount: folded.count)
+        let text = allocate(original: original, foldCapacity: folded.count)
+        if let f = folded.baseAddress { text.foldBase.update(from: f, count: folded.count) }
+        var owned: UnsafeMutablePointer<Change>? = nil
+        if let c = changes.baseAddress, changes.count > 0 {
+            owned = .allocate(capacity: changes.count)
+            owned!.initialize(from: c, count: changes.count)
         }
-        let text = unsafeDowncast(buffer, to: TokenText.self)
-        let base = text.changesBase
-        if let c = changes.baseAddress { base.copyMemory(from: c, byteCount: changeBytes) }
-        if let o = original.baseAddress { (base + changeBytes).copyMemory(from: o, byteCount: original.count) }
-        if let f = folded.baseAddress { (base + changeBytes + original.count).copyMemory(from: f, byteCount: folded.count) }
+        text.finish(foldedCount: folded.count, changes: owned, changeCount: changes.count)
         return text
     }
 
@@ -120,61 +152,61 @@ extension TokenText {
         guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let src = utf8.baseAddress else {
             return n == 0 && engine.asciiKeepsShape ? .made(make(original: utf8, folded: utf8, changes: .init(start: nil, count: 0))) : .general
         }
-        // The changes grow as they come (memory in proportion to them, not to the text).
-        var changes = ChangeLog(capacity: min(n / 2 + 1, 256))
-        defer { changes.deallocate() }
         // Nearly every fold fits twice the input (a quick word is at most four bytes); a
-        // longer one (ﷺ) is done again with room for the largest expansion.
+        // longer one (ﷺ) is done again with room for the largest expansion. The fold is
+        // written in place; the changes grow as they come (none: no allocation).
         var capacity = 2 * n + 8
         while true {
-            changes.count = 0
-            let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out -> PerScalarOutcome? in
-                guard let written = fill(src, n, out.baseAddress!, capacity, &changes, engine) else { return nil }
-                switch written {
-                case .success(let o):
-                    return .made(make(original: utf8, folded: UnsafeBufferPointer(start: out.baseAddress!, count: o),
-                                      changes: UnsafeBufferPointer(start: changes.base, count: changes.count)))
-                case .failure(let failure):
-                    return failure.invalidAt.map { .invalid($0) } ?? .general
-                }
+            let text = allocate(original: utf8, foldCapacity: capacity)
+            var changes = ChangeLog()
+            guard let written = fill(src, n, text.foldBase, capacity, &changes, engine) else {
+                changes.deallocate()
+                capacity = FoldEngine.expandedCapacity(n)
+                continue
             }
-            if let outcome { return outcome }
-            capacity = FoldEngine.expandedCapacity(n)
+            switch written {
+            case .success(let o):
+                text.finish(foldedCount: o, changes: changes.base, changeCount: changes.count)
+                return .made(text)
+            case .failure(let failure):
+                changes.deallocate()
+                return failure.invalidAt.map { .invalid($0) } ?? .general
+            }
         }
     }
 
     /// The changes as ``perScalar`` finds them: a buffer that doubles when full.
     struct ChangeLog {
-        private(set) var base: UnsafeMutablePointer<Change>
-        private var capacity: Int
+        /// Allocated at the first change.
+        private(set) var base: UnsafeMutablePointer<Change>? = nil
+        private var capacity = 0
         var count = 0
-
-        init(capacity: Int) {
-            self.capacity = max(1, capacity)
-            base = .allocate(capacity: self.capacity)
-        }
 
         @inline(__always)
         mutating func append(_ change: Change) {
-            if count == capacity {
-                let bigger = UnsafeMutablePointer<Change>.allocate(capacity: 2 * capacity)
+            if count == capacity { grow() }
+            (base! + count).initialize(to: change)
+            count += 1
+        }
+
+        private mutating func grow() {
+            let bigger = UnsafeMutablePointer<Change>.allocate(capacity: max(16, 2 * capacity))
+            if let base {
                 bigger.moveInitialize(from: base, count: count)
                 base.deallocate()
-                base = bigger
-                capacity *= 2
             }
-            (base + count).initialize(to: change)
-            count += 1
+            base = bigger
+            capacity = max(16, 2 * capacity)
         }
 
         /// The last change (there is one).
         @inline(__always)
         var last: Change {
-            get { base[count - 1] }
-            set { base[count - 1] = newValue }
+            get { base![count - 1] }
+            set { base![count - 1] = newValue }
         }
 
-        func deallocate() { base.deallocate() }
+        func deallocate() { base?.deallocate() }
     }
 
     private struct Failure: Error {
@@ -220,7 +252,16 @@ extension TokenText {
                 unitIn = i - 1
             }
             guard i < n else { break }
-            guard let (c, length) = UTF8Decoder.decode(src, i, n) else { return .failure(Failure(invalidAt: i)) }
+            let c: UInt32, length: Int
+            let short = UTF8Decoder.decodeShort(src, i, n)
+            if short != 0 {
+                c = UInt32(truncatingIfNeeded: short)
+                length = Int(short >> 32)
+            } else {
+                guard let (v, l) = UTF8Decoder.decode(src, i, n) else { return .failure(Failure(invalidAt: i)) }
+                c = v
+                length = l
+            }
             guard o + 8 <= capacity else { return nil }
             var q = QuickWord(raw: 0)
             if c < 0x10000 {

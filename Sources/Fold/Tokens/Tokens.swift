@@ -37,6 +37,14 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// shared), a longer one as a reference to the folded text of its input.
     @usableFromInline let word: FoldedWord
 
+    @usableFromInline
+    init(index: Int, originalUTF8Range: Range<Int>, foldedUTF8Range: Range<Int>, word: FoldedWord) {
+        self.index = index
+        self.originalUTF8Range = originalUTF8Range
+        self.foldedUTF8Range = foldedUTF8Range
+        self.word = word
+    }
+
     /// The folded word.
     ///
     /// ```swift
@@ -88,24 +96,24 @@ struct FoldedWord: Sendable, Hashable {
     /// The text that holds a word longer than 16 bytes, at `low` (its start) in the fold.
     @usableFromInline nonisolated(unsafe) let text: TokenText?
 
-    /// The word at `range` of `text`'s fold (`bytes`).
-    @inline(__always)
-    init(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, in text: TokenText) {
-        count = range.count
+    /// The word at `start..<end` of `text`'s fold (at `base`).
+    @inlinable @inline(__always)
+    init(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, in text: TokenText) {
+        count = end &- start
         if count > 16 {
             self.text = text
-            low = UInt64(range.lowerBound)
+            low = UInt64(start)
             return
         }
         self.text = nil
         // Two loads and a mask: the fold is followed by at least 16 bytes of padding.
-        let p = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
+        let p = UnsafeRawPointer(base + start)
         let first = p.loadUnaligned(as: UInt64.self), second = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
         if count >= 8 {
             low = first
-            high = count == 16 ? second : second & ((1 << UInt64(8 * (count - 8))) - 1)
+            high = count == 16 ? second : second & ((1 &<< UInt64(8 &* (count &- 8))) &- 1)
         } else {
-            low = first & ((1 << UInt64(8 * count)) - 1)
+            low = first & ((1 &<< UInt64(8 &* count)) &- 1)
         }
     }
 
@@ -180,15 +188,21 @@ public struct Tokens: Sequence, Sendable {
     /// while let token = it.next() { print(token.folded) }
     /// ```
     public struct Iterator: IteratorProtocol, Sendable {
-        nonisolated(unsafe) let text: TokenText
+        @usableFromInline typealias Batch = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+        @usableFromInline nonisolated(unsafe) let text: TokenText
         // `text`'s fold and changes, valid while `text` (held above) lives.
-        nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
+        @usableFromInline nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
         nonisolated(unsafe) let changes: UnsafePointer<TokenText.Change>
         let changeCount: Int
         let table = WordBreakTable.shared
         var words = WordBreaker.Cursor()
         var cursor = TokenText.Cursor()
-        var index = 0
+        /// The next tokens, found a batch at a time: folded start, folded end, original start,
+        /// original end of each.
+        @usableFromInline var batch: Batch = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        @usableFromInline var batchCount = 0
+        @usableFromInline var batchNext = 0
+        @usableFromInline var index = 0
 
         init(_ text: TokenText) {
             self.text = text
@@ -203,11 +217,51 @@ public struct Tokens: Sequence, Sendable {
         /// var it = try Folder().tokens(in: "é").makeIterator()
         /// it.next()?.originalUTF8Range   // 0..<2
         /// ```
+        @inlinable
         public mutating func next() -> Token? {
-            guard let range = words.next(in: folded, table: table) else { return nil }
-            defer { index += 1 }
-            let original = cursor.originalUTF8Range(ofFolded: range, changes: changes, count: changeCount)
-            return Token(index: index, originalUTF8Range: original, foldedUTF8Range: range, word: FoldedWord(folded, range, in: text))
+            if batchNext == batchCount {
+                guard refill() else { return nil }
+            }
+            let k = 32 &* batchNext
+            batchNext &+= 1
+            let (start, end, originalStart, originalEnd) = withUnsafeBytes(of: &batch) { raw in
+                (raw.load(fromByteOffset: k, as: Int.self), raw.load(fromByteOffset: k &+ 8, as: Int.self),
+                 raw.load(fromByteOffset: k &+ 16, as: Int.self), raw.load(fromByteOffset: k &+ 24, as: Int.self))
+            }
+            let token = Token(index: index, originalUTF8Range: Range(uncheckedBounds: (originalStart, originalEnd)),
+                              foldedUTF8Range: Range(uncheckedBounds: (start, end)),
+                              word: FoldedWord(folded.baseAddress.unsafelyUnwrapped, start, end, in: text))
+            index &+= 1
+            return token
+        }
+
+        /// Finds the next tokens (up to 16), false at the end.
+        @usableFromInline
+        mutating func refill() -> Bool {
+            var words = self.words, cursor = self.cursor
+            let changes = self.changes, changeCount = self.changeCount, folded = self.folded, table = self.table
+            var k = 0
+            withUnsafeMutableBytes(of: &batch) { raw in
+                let b = raw.baseAddress!.assumingMemoryBound(to: Int.self)
+                _ = words.nextWords(in: folded, table: table, max: 16) { start, end in
+                    b[k] = start
+                    b[k &+ 1] = end
+                    if changeCount == 0 {
+                        b[k &+ 2] = start
+                        b[k &+ 3] = end
+                    } else {
+                        let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                        b[k &+ 2] = original.lowerBound
+                        b[k &+ 3] = original.upperBound
+                    }
+                    k &+= 4
+                }
+            }
+            self.words = words
+            self.cursor = cursor
+            batchCount = k >> 2
+            batchNext = 0
+            return k > 0
         }
     }
 }

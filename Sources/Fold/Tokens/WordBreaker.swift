@@ -34,14 +34,17 @@ enum WordBreaker {
     static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
         var cursor = Cursor()
         let table = WordBreakTable.shared
-        while let word = cursor.next(in: utf8, table: table) { body(word) }
+        while cursor.nextWords(in: utf8, table: table, max: 64, { body($0..<$1) }) > 0 {}
     }
 
-    /// The words of a text one at a time: by the fast path, or, when the text holds a code
+    /// The words of a text a few at a time: by the fast path, or, when the text holds a code
     /// point the fast path hands to ICU (``WordBreakTable/Class/slow``), by ICU's iterator
     /// with Fold's decisions. The whole text goes one way or the other: ICU's dictionaries and
     /// its katakana runs decide boundaries from more than the neighbouring units, so a fast
     /// path that stopped where it met such a code point could disagree with ICU before it.
+    ///
+    /// The fast path reads ASCII 64 bytes at a time (``asciiWords(_:_:from:table:max:_:)``) and
+    /// hands each word it cannot decide there to the state machine (``nextWord(in:from:table:)``).
     struct Cursor {
         /// Where the last word ended.
         var position = 0
@@ -51,21 +54,34 @@ enum WordBreaker {
         var dictionaryWords: [Range<Int>]? = nil
         var next = 0
 
+        /// The next word, or nil at the end.
         @inline(__always)
         mutating func next(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable) -> Range<Int>? {
+            var word: Range<Int>? = nil
+            _ = nextWords(in: utf8, table: table, max: 1) { word = $0..<$1 }
+            return word
+        }
+
+        /// Calls `emit(start, end)` for the next words, at most `max` (at least one), in order;
+        /// returns how many (0 at the end).
+        @inline(__always)
+        mutating func nextWords(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable, max: Int,
+                                _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
                 checked = true
                 if needsICU(utf8) { dictionaryWords = referenceWords(in: utf8) }
             }
             if let words = dictionaryWords {
-                guard next < words.count else { return nil }
-                defer { next += 1 }
-                return words[next]
+                let end = Swift.min(words.count, next + max)
+                for k in next..<end { emit(words[k].lowerBound, words[k].upperBound) }
+                defer { next = end }
+                return end - next
             }
             // Text without such code points: the fast path never asks for ICU.
-            guard let word = nextWord(in: utf8, from: position, table: table) else { return nil }
-            position = word.upperBound
-            return word
+            guard let p = utf8.baseAddress else { return 0 }
+            var count = 0
+            position = asciiWords(p, utf8.count, from: position, table: table, max: max) { emit($0, $1); count += 1 }
+            return count
         }
     }
 
@@ -101,6 +117,135 @@ enum WordBreaker {
             i += length
         }
         return false
+    }
+
+    // MARK: The fast path, 64 ASCII bytes at a time
+
+    /// Where ASCII decides on its own: one bit per byte of up to 64 bytes (bytes past the
+    /// text's end are zeros, which are spaces here).
+    struct ASCIIWindow {
+        /// Bytes the window does not decide: not ASCII (a letter, a mark, ...), or "_" (which
+        /// joins anything, left to the state machine).
+        var undecided: UInt64 = 0
+        var letters: UInt64 = 0
+        var digits: UInt64 = 0
+        /// "." (MidNumLet: joins two letters or two digits).
+        var periods: UInt64 = 0
+        /// "," and ";" (MidNum: join two digits).
+        var midNums: UInt64 = 0
+
+        init() {}
+
+        /// The classes of the `count` bytes at `p` (at most 64 are read).
+        @inline(__always)
+        init(_ p: UnsafePointer<UInt8>, _ count: Int) {
+            if count >= 64 {
+                let raw = UnsafeRawPointer(p)
+                for k in 0..<8 { add(raw.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self), at: 8 * k) }
+                return
+            }
+            // The end of the text: a copy, zeros after it.
+            var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: p, byteCount: count) }
+            let used = (count + 7) >> 3
+            withUnsafeBytes(of: &words) { raw in
+                for k in 0..<used { add(raw.load(fromByteOffset: 8 * k, as: UInt64.self), at: 8 * k) }
+            }
+        }
+
+        /// Adds the eight bytes of `w` (first byte lowest) as bits `shift..<shift + 8`.
+        @inline(__always)
+        private mutating func add(_ w: UInt64, at shift: Int) {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            // With each byte's high bit set, subtracting `lo` borrows from no other byte and
+            // leaves the high bit set exactly when the byte is at least `lo`.
+            let c = w | highs, ascii = ~w & highs
+            @inline(__always) func within(_ x: UInt64, _ lo: UInt64, _ hi: UInt64) -> UInt64 {
+                (x &- lo &* ones) & ~(x &- (hi + 1) &* ones) & ascii
+            }
+            // The high bit of each byte, gathered into eight bits (byte k to bit k).
+            @inline(__always) func gather(_ x: UInt64) -> UInt64 { ((x >> 7) &* 0x0102_0408_1020_4080) >> 56 }
+            let lowered = c | (0x20 &* ones)
+            undecided |= gather((w & highs) | within(c, 0x5F, 0x5F)) << UInt64(shift)
+            letters |= gather(within(lowered, 0x61, 0x7A)) << UInt64(shift)
+            digits |= gather(within(c, 0x30, 0x39)) << UInt64(shift)
+            periods |= gather(within(c, 0x2E, 0x2E)) << UInt64(shift)
+            midNums |= gather(within(c, 0x2C, 0x2C) | within(c, 0x3B, 0x3B)) << UInt64(shift)
+        }
+    }
+
+    /// Calls `emit(start, end)` for the words of `p[..<n]` from `position` (a unit boundary:
+    /// 0, or the end of a word), at most `max`; returns where the next word is to be looked
+    /// for (`n` at the end). ASCII is read 64 bytes at a time: a word whose bytes and the byte
+    /// after it (two, after a period or comma that could join) are ASCII other than "_" is
+    /// decided there by UAX #29's rules for ASCII (letters and digits join; "." joins two
+    /// letters or two digits, "," and ";" two digits; everything else splits, the apostrophe
+    /// by Fold's decision); any other word goes to the state machine. Only for text without
+    /// ``WordBreakTable/Class/slow`` code points. (The tests compare it with the state machine
+    /// and the table's ASCII classes with what the window assumes.)
+    @inline(__always)
+    static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, from position: Int, table: WordBreakTable, max: Int,
+                           _ emit: (Int, Int) -> Void) -> Int {
+        var pos = position, emitted = 0
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while emitted < max && pos < n {
+            let known = Swift.min(64, n - pos)
+            // Text that is not ASCII within the next eight bytes (Greek, Cyrillic, CJK between
+            // spaces): the state machine, without a window.
+            let nearby = pos + 8 <= n ? UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self) & highs : (p[pos] >= 0x80 ? 1 : 0)
+            var machineFrom = -1, limit = 0
+            var w = ASCIIWindow()
+            if nearby == 0 {
+                w = ASCIIWindow(p + pos, known)
+                limit = Swift.min(w.undecided.trailingZeroBitCount, known)
+            }
+            if limit == 0 {
+                machineFrom = pos
+            } else {
+                let valid: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) &- 1
+                let letters = w.letters & valid, digits = w.digits & valid
+                let betweenLetters = (letters << 1) & (letters >> 1), betweenDigits = (digits << 1) & (digits >> 1)
+                let joins = (w.periods & (betweenLetters | betweenDigits)) | (w.midNums & betweenDigits)
+                let joiners = w.periods | w.midNums
+                var rest = letters | digits | joins
+                let textEnds = n - pos <= 64
+                while rest != 0 {
+                    let s = rest.trailingZeroBitCount
+                    let e = s + (~(rest >> UInt64(s))).trailingZeroBitCount
+                    // Decided: the text ends with the word, or the byte after it is ASCII and
+                    // splits whatever follows (or the byte after that is known too).
+                    let decided = (textEnds && e == known)
+                        || (e < limit && (e + 1 < limit || (textEnds && e + 1 == known) || (joiners >> UInt64(e)) & 1 == 0))
+                    guard decided else {
+                        if s > 0 && limit == 64 {
+                            // Cut by the window's end: a window from its start decides it.
+                            machineFrom = -2
+                            pos += s
+                        } else {
+                            machineFrom = pos + s
+                        }
+                        break
+                    }
+                    emit(pos + s, pos + e)
+                    emitted += 1
+                    rest = e >= 64 ? 0 : rest & ~((1 << UInt64(e)) &- 1)
+                    if emitted == max {
+                        return rest == 0 && e < limit && limit == known && textEnds ? n : pos + e
+                    }
+                }
+                if machineFrom == -2 { continue }
+                if machineFrom < 0 {
+                    pos += limit
+                    continue
+                }
+            }
+            // The state machine, for one word.
+            guard let word = nextWord(in: UnsafeBufferPointer(start: p, count: n), from: machineFrom, table: table) else { return n }
+            emit(word.lowerBound, word.upperBound)
+            emitted += 1
+            pos = word.upperBound
+        }
+        return pos
     }
 
     // MARK: The fast path
