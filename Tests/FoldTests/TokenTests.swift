@@ -304,6 +304,22 @@ import Testing
         }
     }
 
+    /// Texts of 4 GB or more are iterated one token at a time with full-width offsets (the
+    /// batch holds 32-bit ones): the same tokens.
+    @Test func theWidePathGivesTheSameTokens() throws {
+        let folder = try Folder(.search)
+        var rng = seededGenerator(0x70C8)
+        var failures: [String] = []
+        for k in 0..<500 {
+            let text = k % 2 == 0 ? randomString(&rng) : String(repeating: "Crème brûlée, l'été 3.14 東京 ", count: 1 + k % 7)
+            let tokens = folder.tokens(in: text)
+            var wide = Tokens.Iterator(tokens.text, wide: true), fromWide: [Token] = []
+            while let t = wide.next() { fromWide.append(t) }
+            if fromWide != Array(tokens) { failures.append("\(codePoints(text)): \(fromWide) is not \(Array(tokens))") }
+        }
+        expectNoFailures(failures, "texts")
+    }
+
     @Test func invalidUTF8IsReportedLikeFold() throws {
         let folder = try Folder()
         #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: [0x61, 0x62, 0x20, 0xFF, 0x63]) }

@@ -166,6 +166,16 @@ public struct Tokens: Sequence, Sendable {
     /// ```
     public var foldedUTF8: [UInt8] { Array(text.foldedUTF8) }
 
+    /// Calls `body` with the folded text's UTF-8 in place (what ``Token/foldedUTF8Range``
+    /// indexes): no copy. The buffer is valid only inside `body`.
+    ///
+    /// ```swift
+    /// try Folder().tokens(in: "Crème").withFoldedUTF8 { $0.count }   // 5
+    /// ```
+    public func withFoldedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try withExtendedLifetime(text) { try body(text.foldedUTF8) }
+    }
+
     /// The folded text (the same as `Folder.fold(original)`).
     ///
     /// ```swift
@@ -188,7 +198,7 @@ public struct Tokens: Sequence, Sendable {
     /// while let token = it.next() { print(token.folded) }
     /// ```
     public struct Iterator: IteratorProtocol, Sendable {
-        @usableFromInline typealias Batch = (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int)
+        @usableFromInline typealias Batch = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
         @usableFromInline nonisolated(unsafe) let text: TokenText
         // `text`'s fold and changes, valid while `text` (held above) lives.
         @usableFromInline nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
@@ -198,17 +208,22 @@ public struct Tokens: Sequence, Sendable {
         var words = WordBreaker.Cursor()
         var cursor = TokenText.Cursor()
         /// The next tokens, found a batch at a time: folded start, folded end, original start,
-        /// original end of each.
+        /// original end of each (as UInt32: a text of 4 GB or more takes `wide` instead).
         @usableFromInline var batch: Batch = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         @usableFromInline var batchCount = 0
+        /// A text of 4 GB or more: one token at a time, in `single`.
+        @usableFromInline let wide: Bool
+        @usableFromInline var single = (0, 0, 0, 0)
         @usableFromInline var batchNext = 0
         @usableFromInline var index = 0
 
-        init(_ text: TokenText) {
+        /// The iterator of `text`; `wide` forces the path of texts of 4 GB or more (tests).
+        init(_ text: TokenText, wide: Bool = false) {
             self.text = text
             folded = text.foldedUTF8
             changes = text.changes
             changeCount = text.changeCount
+            self.wide = wide || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
         }
 
         /// The next token, or nil at the end.
@@ -222,11 +237,17 @@ public struct Tokens: Sequence, Sendable {
             if batchNext == batchCount {
                 guard refill() else { return nil }
             }
-            let k = 32 &* batchNext
-            batchNext &+= 1
-            let (start, end, originalStart, originalEnd) = withUnsafeBytes(of: &batch) { raw in
-                (raw.load(fromByteOffset: k, as: Int.self), raw.load(fromByteOffset: k &+ 8, as: Int.self),
-                 raw.load(fromByteOffset: k &+ 16, as: Int.self), raw.load(fromByteOffset: k &+ 24, as: Int.self))
+            let (start, end, originalStart, originalEnd): (Int, Int, Int, Int)
+            if wide {
+                batchNext = batchCount
+                (start, end, originalStart, originalEnd) = single
+            } else {
+                let k = 16 &* batchNext
+                batchNext &+= 1
+                (start, end, originalStart, originalEnd) = withUnsafeBytes(of: &batch) { raw in
+                    (Int(raw.load(fromByteOffset: k, as: UInt32.self)), Int(raw.load(fromByteOffset: k &+ 4, as: UInt32.self)),
+                     Int(raw.load(fromByteOffset: k &+ 8, as: UInt32.self)), Int(raw.load(fromByteOffset: k &+ 12, as: UInt32.self)))
+                }
             }
             let token = Token(index: index, originalUTF8Range: Range(uncheckedBounds: (originalStart, originalEnd)),
                               foldedUTF8Range: Range(uncheckedBounds: (start, end)),
@@ -241,20 +262,30 @@ public struct Tokens: Sequence, Sendable {
             var words = self.words, cursor = self.cursor
             let changes = self.changes, changeCount = self.changeCount, folded = self.folded, table = self.table
             var k = 0
-            withUnsafeMutableBytes(of: &batch) { raw in
-                let b = raw.baseAddress!.assumingMemoryBound(to: Int.self)
-                _ = words.nextWords(in: folded, table: table, max: 16) { start, end in
-                    b[k] = start
-                    b[k &+ 1] = end
-                    if changeCount == 0 {
-                        b[k &+ 2] = start
-                        b[k &+ 3] = end
-                    } else {
-                        let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
-                        b[k &+ 2] = original.lowerBound
-                        b[k &+ 3] = original.upperBound
+            if wide {
+                var single = (0, 0, 0, 0)
+                _ = words.nextWords(in: folded, table: table, max: 1) { start, end in
+                    let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                    single = (start, end, original.lowerBound, original.upperBound)
+                    k = 4
+                }
+                self.single = single
+            } else {
+                withUnsafeMutableBytes(of: &batch) { raw in
+                    let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                    _ = words.nextWords(in: folded, table: table, max: 16) { start, end in
+                        b[k] = UInt32(truncatingIfNeeded: start)
+                        b[k &+ 1] = UInt32(truncatingIfNeeded: end)
+                        if changeCount == 0 {
+                            b[k &+ 2] = UInt32(truncatingIfNeeded: start)
+                            b[k &+ 3] = UInt32(truncatingIfNeeded: end)
+                        } else {
+                            let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                            b[k &+ 2] = UInt32(truncatingIfNeeded: original.lowerBound)
+                            b[k &+ 3] = UInt32(truncatingIfNeeded: original.upperBound)
+                        }
+                        k &+= 4
                     }
-                    k &+= 4
                 }
             }
             self.words = words
