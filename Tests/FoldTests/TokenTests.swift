@@ -119,6 +119,20 @@ import Testing
         #expect(compared > 3_000, "only \(compared) texts compared")
     }
 
+    /// The scan for text that needs ICU skips code points by their lead byte when no code point
+    /// with that lead needs ICU: every code point, alone and between letters, is still found.
+    @Test func theScanForICUFindsEveryCodePointThatNeedsIt() {
+        var failures: [String] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let c = Unicode.Scalar(value) else { continue }
+            let slow = WordBreakTable.shared(value) == .slow
+            if Self.needsICU("a\(c)b") != slow || Self.needsICU("\u{416}\(c)") != slow {
+                failures.append("\(codePointName(value)): needsICU should be \(slow)")
+            }
+        }
+        expectNoFailures(failures, "code points")
+    }
+
     /// The ASCII window knows the classes of ASCII by heart: the table must agree.
     @Test func asciiClassesAreWhatTheWindowAssumes() {
         for b in UInt8(0)..<0x80 {

@@ -114,6 +114,17 @@ struct WordBreakTable: @unchecked Sendable {
                 stage1.append(n)
             }
         }
+        // The UTF-8 lead bytes of the code points of class `slow`.
+        let leads = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        leads.initialize(repeating: false, count: 256)
+        for (block, n) in stage1.enumerated() where stage2[Int(n) << 7..<(Int(n) + 1) << 7].contains(Class.slow.rawValue) {
+            for k in 0..<128 where stage2[Int(n) << 7 | k] == Class.slow.rawValue {
+                let c = UInt32(block << 7 | k)
+                let lead = c < 0x80 ? c : c < 0x800 ? 0xC0 | c >> 6 : c < 0x10000 ? 0xE0 | c >> 12 : 0xF0 | c >> 18
+                leads[Int(lead)] = true
+            }
+        }
+        slowLeads = UnsafePointer(leads)
         let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: stage1.count)
         s1.initialize(from: stage1, count: stage1.count)
         let s2 = UnsafeMutablePointer<UInt8>.allocate(capacity: stage2.count)
@@ -122,6 +133,14 @@ struct WordBreakTable: @unchecked Sendable {
         self.stage2 = UnsafePointer(s2)
         ascii = UnsafePointer(s2 + Int(stage1[0]) << 7)
     }
+
+    /// Whether a UTF-8 lead byte starts any code point of class ``Class/slow``: text whose
+    /// leads all say no needs no ICU (Cyrillic, Greek, most CJK are skipped without decoding).
+    private let slowLeads: UnsafePointer<Bool>
+
+    /// Whether some code point that starts with `lead` is of class ``Class/slow``.
+    @inline(__always)
+    func mayBeSlow(lead: UInt8) -> Bool { slowLeads[Int(lead)] }
 
     /// The classes of the 128 ASCII code points (a block of `stage2`).
     private let ascii: UnsafePointer<UInt8>

@@ -112,6 +112,11 @@ enum WordBreaker {
                 i += 1
                 continue
             }
+            let lead = p[i]
+            if !table.mayBeSlow(lead: lead) {
+                i += lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                continue
+            }
             let (c, length) = decode(p, i, n)
             if table(c) == .slow { return true }
             i += length
