@@ -334,6 +334,35 @@ import Testing
         expectNoFailures(failures, "texts")
     }
 
+    /// The per-scalar fold keeps its changes as runs of units of the same shape: a long run of
+    /// é, of decomposed é, of fullwidth letters or of halfwidth voiced kana is a few runs, not one
+    /// change per character (a 40 MB line of é took over a gigabyte), and every range is right.
+    @Test func changesOfTheSameShapeAreRuns() throws {
+        let folder = try Folder(.search)
+        for (unit, word) in [("é", "e"), ("e\u{301}", "e"), ("Ａ", "a"), ("ｶﾞ", "が")] {
+            var text = String(repeating: unit, count: 10_000)
+            let made = text.withUTF8 { TokenText.perScalar($0, engine: folder.engine) }
+            guard case .made(let quick) = made else {
+                Issue.record("\(codePoints(unit)) did not take the per-scalar fold")
+                continue
+            }
+            #expect(quick.changeCount <= 2, "\(codePoints(unit)) × 10,000: \(quick.changeCount) runs")
+            let length = unit.utf8.count, folded = word.utf8.count
+            for k in [0, 1, 2, 4_999, 9_998, 9_999] {
+                let range = quick.originalUTF8Range(ofFolded: (k * folded)..<((k + 1) * folded))
+                #expect(range == (k * length)..<((k + 1) * length), "\(codePoints(unit)) unit \(k): \(range)")
+            }
+            #expect(quick.originalUTF8Range(ofFolded: 0..<(10_000 * folded)) == 0..<(10_000 * length))
+        }
+        // A unit that a removed mark joins leaves its run: the units before keep their ranges.
+        var text = "éééé\u{301}é"
+        guard case .made(let quick) = text.withUTF8({ TokenText.perScalar($0, engine: folder.engine) }) else {
+            Issue.record("not per-scalar")
+            return
+        }
+        #expect((0..<5).map { quick.originalUTF8Range(ofFolded: $0..<($0 + 1)) } == [0..<2, 2..<4, 4..<6, 6..<10, 10..<12])
+    }
+
     @Test func invalidUTF8IsReportedLikeFold() throws {
         let folder = try Folder()
         #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: [0x61, 0x62, 0x20, 0xFF, 0x63]) }

@@ -12,7 +12,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     @usableFromInline
     struct Header {
         /// The changes (owned: freed with the text), nil when there are none.
-        var changes: UnsafeMutablePointer<Change>?
+        var changes: UnsafeMutablePointer<ChangeRun>?
         var changeCount: Int
         var originalCount: Int
         var foldedCount: Int
@@ -21,6 +21,30 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     /// A unit of the fold whose shape changed: `folded[foldedStart..<foldedEnd]` came from
     /// `original[originalStart..<originalEnd]` as a whole.
     typealias Change = OffsetMap.Change
+
+    /// Consecutive units of the fold with the same changed shape, adjacent on both sides: unit
+    /// k (0 ..< count) is `foldedLength` bytes of the fold at `foldedStart + k * foldedLength`,
+    /// made from `originalLength` bytes of the original at `originalStart + k * originalLength`.
+    /// A run of ten thousand é is one of them.
+    /// (Its ends are stored, which forward lookups compare, and its starts computed.)
+    struct ChangeRun {
+        var foldedEnd: Int
+        var originalEnd: Int
+        var originalLength: Int
+        var foldedLength: UInt32
+        var count: UInt32
+
+        init(foldedStart: Int, originalStart: Int, originalLength: Int, foldedLength: UInt32, count: UInt32) {
+            foldedEnd = foldedStart + Int(foldedLength) * Int(count)
+            originalEnd = originalStart + originalLength * Int(count)
+            self.originalLength = originalLength
+            self.foldedLength = foldedLength
+            self.count = count
+        }
+
+        var foldedStart: Int { foldedEnd - Int(foldedLength) * Int(count) }
+        var originalStart: Int { originalEnd - originalLength * Int(count) }
+    }
 
     /// Bytes after the fold's room that are always there (zeros once the fold is written): a
     /// token reads its word as two eight-byte loads.
@@ -38,8 +62,8 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     var foldedUTF8: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: elements + header.originalCount, count: header.foldedCount)
     }
-    var changes: UnsafePointer<Change> {
-        UnsafePointer(header.changes ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Change>.alignment)!)
+    var changes: UnsafePointer<ChangeRun> {
+        UnsafePointer(header.changes ?? UnsafeMutablePointer(bitPattern: MemoryLayout<ChangeRun>.alignment)!)
     }
 
     /// A text holding a copy of `original`, with room for a fold of up to `foldCapacity`
@@ -57,7 +81,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     private var foldBase: UnsafeMutablePointer<UInt8> { elements + header.originalCount }
 
     /// Ends the fold at `count` bytes (zeroing the padding after it) and takes `changes`.
-    private func finish(foldedCount count: Int, changes: UnsafeMutablePointer<Change>?, changeCount: Int) {
+    private func finish(foldedCount count: Int, changes: UnsafeMutablePointer<ChangeRun>?, changeCount: Int) {
         (foldBase + count).initialize(repeating: 0, count: Self.padding)
         header.foldedCount = count
         header.changes = changes
@@ -70,12 +94,19 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
                      changes: UnsafeBufferPointer<Change>) -> TokenText {
         let text = allocate(original: original, foldCapacity: folded.count)
         if let f = folded.baseAddress { text.foldBase.update(from: f, count: folded.count) }
-        var owned: UnsafeMutablePointer<Change>? = nil
-        if let c = changes.baseAddress, changes.count > 0 {
-            owned = .allocate(capacity: changes.count)
-            owned!.initialize(from: c, count: changes.count)
+        // One run per change; a change whose fold is longer than a run holds (4 GB) is cut in
+        // pieces that each map to its whole source, which is what a lookup in it answers.
+        var runs = ChangeLog()
+        for c in changes {
+            var start = c.foldedStart
+            repeat {
+                let length = min(c.foldedEnd - start, Int(UInt32.max))
+                runs.append(ChangeRun(foldedStart: start, originalStart: c.originalStart, originalLength: c.originalEnd - c.originalStart,
+                                      foldedLength: UInt32(length), count: 1))
+                start += length
+            } while start < c.foldedEnd
         }
-        text.finish(foldedCount: folded.count, changes: owned, changeCount: changes.count)
+        text.finish(foldedCount: folded.count, changes: runs.base, changeCount: runs.count)
         return text
     }
 
@@ -96,7 +127,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         var delta = 0
 
         @inline(__always)
-        mutating func originalUTF8Range(ofFolded range: Range<Int>, changes: UnsafePointer<Change>, count: Int,
+        mutating func originalUTF8Range(ofFolded range: Range<Int>, changes: UnsafePointer<ChangeRun>, count: Int,
                                         search: Bool = false) -> Range<Int> {
             guard count > 0, !range.isEmpty else { return range.lowerBound + delta..<range.upperBound + delta }
             if search {
@@ -116,13 +147,17 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
 
         /// The start (or the end) in the original of the unit that holds folded byte `p`.
         @inline(__always)
-        private mutating func originalOffset(of p: Int, _ changes: UnsafePointer<Change>, _ count: Int, end: Bool) -> Int {
+        private mutating func originalOffset(of p: Int, _ changes: UnsafePointer<ChangeRun>, _ count: Int, end: Bool) -> Int {
             while next < count && changes[next].foldedEnd <= p {
                 delta = changes[next].originalEnd - changes[next].foldedEnd
                 next += 1
             }
             if next < count && changes[next].foldedStart <= p {
-                return end ? changes[next].originalEnd : changes[next].originalStart
+                // The unit of the run that holds p (its fold is not empty: p is in it).
+                // Counted from the run's end: units after the one that holds p.
+                let run = changes[next]
+                let after = run.count == 1 ? 0 : (run.foldedEnd - 1 - p) / Int(run.foldedLength)
+                return run.originalEnd - (end ? after : after + 1) * run.originalLength
             }
             // Same shape: scalar for scalar, so a scalar boundary of the fold is one of the
             // original, `delta` further.
@@ -176,34 +211,79 @@ extension TokenText {
     }
 
     /// The changes as ``perScalar`` finds them: a buffer that doubles when full.
+    /// The changes as ``perScalar`` finds them, as runs: a buffer that doubles when full.
     struct ChangeLog {
         /// Allocated at the first change.
-        private(set) var base: UnsafeMutablePointer<Change>? = nil
+        private(set) var base: UnsafeMutablePointer<ChangeRun>? = nil
         private var capacity = 0
         var count = 0
 
         @inline(__always)
-        mutating func append(_ change: Change) {
+        mutating func append(_ run: ChangeRun) {
             if count == capacity { grow() }
-            (base! + count).initialize(to: change)
+            (base! + count).initialize(to: run)
             count += 1
         }
 
+        /// Adds a unit: `foldedLength` bytes at `foldedStart` from `originalLength` bytes at
+        /// `originalStart`, to the last run when it has the same shape and ends where it starts.
+        @inline(__always)
+        mutating func appendUnit(_ foldedStart: Int, _ foldedLength: Int, _ originalStart: Int, _ originalLength: Int) {
+            if count > 0 {
+                let last = base! + (count - 1)
+                if last.pointee.foldedEnd == foldedStart && last.pointee.originalEnd == originalStart && Int(last.pointee.foldedLength) == foldedLength
+                    && last.pointee.originalLength == originalLength && foldedLength > 0 && last.pointee.count < UInt32.max {
+                    last.pointee.count += 1
+                    last.pointee.foldedEnd += foldedLength
+                    last.pointee.originalEnd += originalLength
+                    return
+                }
+            }
+            append(ChangeRun(foldedStart: foldedStart, originalStart: originalStart, originalLength: originalLength,
+                             foldedLength: UInt32(foldedLength), count: 1))
+        }
+
+        /// Where the last unit starts in the fold (-1 when there is none).
+        @inline(__always)
+        var lastUnitFoldedStart: Int {
+            guard count > 0 else { return -1 }
+            let last = base![count - 1]
+            return last.foldedEnd - Int(last.foldedLength)
+        }
+
+        /// Where the last unit starts in the original (there is one).
+        @inline(__always)
+        var lastUnitOriginalStart: Int {
+            let last = base![count - 1]
+            return last.originalEnd - last.originalLength
+        }
+
+        /// Makes the last unit's source end at `originalEnd` (a mark or ignorable joins it).
+        @inline(__always)
+        mutating func extendLastUnit(toOriginalEnd originalEnd: Int) {
+            let last = base![count - 1]
+            let unitStart = last.originalEnd - last.originalLength
+            if last.count == 1 {
+                base![count - 1].originalLength = originalEnd - unitStart
+                base![count - 1].originalEnd = originalEnd
+                return
+            }
+            // Out of its run, into one of its own.
+            base![count - 1].count -= 1
+            base![count - 1].foldedEnd -= Int(last.foldedLength)
+            base![count - 1].originalEnd = unitStart
+            append(ChangeRun(foldedStart: last.foldedEnd - Int(last.foldedLength), originalStart: unitStart,
+                             originalLength: originalEnd - unitStart, foldedLength: last.foldedLength, count: 1))
+        }
+
         private mutating func grow() {
-            let bigger = UnsafeMutablePointer<Change>.allocate(capacity: max(16, 2 * capacity))
+            let bigger = UnsafeMutablePointer<ChangeRun>.allocate(capacity: max(16, 2 * capacity))
             if let base {
                 bigger.moveInitialize(from: base, count: count)
                 base.deallocate()
             }
             base = bigger
             capacity = max(16, 2 * capacity)
-        }
-
-        /// The last change (there is one).
-        @inline(__always)
-        var last: Change {
-            get { base![count - 1] }
-            set { base![count - 1] = newValue }
         }
 
         func deallocate() { base?.deallocate() }
@@ -275,7 +355,7 @@ extension TokenText {
             if q.isPresent {
                 UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
                 if !(q.isOneScalar && q.count == length) {
-                    changes.append(Change(foldedStart: o, foldedEnd: o + q.count, originalStart: i, originalEnd: i + length))
+                    changes.appendUnit(o, q.count, i, length)
                 }
                 kanaIn = q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3 ? i : -1
                 unitOut = o
@@ -288,14 +368,14 @@ extension TokenText {
                let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(out + o - 3).loadUnaligned(as: UInt32.self)), c) {
                 // ｶﾞ → ガ, か + U+3099 → が: one unit from the kana and its mark.
                 UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
-                if changes.count > 0 && changes.last.foldedStart == o - 3 {
-                    changes.last.originalEnd = i + length
+                if changes.lastUnitFoldedStart == o - 3 {
+                    changes.extendLastUnit(toOriginalEnd: i + length)
                 } else {
-                    changes.append(Change(foldedStart: o - 3, foldedEnd: o, originalStart: kanaIn, originalEnd: i + length))
+                    changes.appendUnit(o - 3, 3, kanaIn, i + length - kanaIn)
                 }
                 kanaIn = -1
                 unitOut = o - 3
-                unitIn = changes.last.originalStart
+                unitIn = changes.lastUnitOriginalStart
                 i &+= length
                 continue
             }
@@ -306,10 +386,10 @@ extension TokenText {
             if e.isEmpty && !e.has(FastEntry.general | FastEntry.tail) && unitOut >= 0 {
                 // A removed mark or ignorable: gone before anything composes, so it changes no
                 // neighbour; it belongs to the unit before it (as in the general path's map).
-                if changes.count > 0 && changes.last.foldedStart == unitOut {
-                    changes.last.originalEnd = i + length
+                if changes.lastUnitFoldedStart == unitOut {
+                    changes.extendLastUnit(toOriginalEnd: i + length)
                 } else {
-                    changes.append(Change(foldedStart: unitOut, foldedEnd: o, originalStart: unitIn, originalEnd: i + length))
+                    changes.appendUnit(unitOut, o - unitOut, unitIn, i + length - unitIn)
                 }
                 kanaIn = -1
                 i &+= length
@@ -323,7 +403,7 @@ extension TokenText {
             guard o + count <= capacity else { return nil }
             (out + o).update(from: bytes, count: count)
             if !(e.isIdentity || (count == length && UTF8Decoder.sequenceLength(lead: bytes[0]) == count)) {
-                changes.append(Change(foldedStart: o, foldedEnd: o + count, originalStart: i, originalEnd: i + length))
+                changes.appendUnit(o, count, i, length)
             }
             kanaIn = -1
             unitOut = o

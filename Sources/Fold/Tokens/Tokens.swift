@@ -202,7 +202,7 @@ public struct Tokens: Sequence, Sendable {
         @usableFromInline nonisolated(unsafe) let text: TokenText
         // `text`'s fold and changes, valid while `text` (held above) lives.
         @usableFromInline nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
-        nonisolated(unsafe) let changes: UnsafePointer<TokenText.Change>
+        nonisolated(unsafe) let changes: UnsafePointer<TokenText.ChangeRun>
         let changeCount: Int
         let table = WordBreakTable.shared
         var words = WordBreaker.Cursor()
