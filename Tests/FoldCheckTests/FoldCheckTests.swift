@@ -469,7 +469,19 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         let r = try foldcheck(["tokens"], stdin: Data([0x61, 0x0A, 0x62, 0xFF]))
         #expect(r.status == 65)
         #expect(r.out == "a\t0\t1\ta\n")
-        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 3 of the input)\n", "\(r.stderr)")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 3 of the input); use --replace-invalid to replace it with U+FFFD\n", "\(r.stderr)")
+    }
+
+    /// Asked to, tokens reads invalid bytes as U+FFFD (no token) and keeps input offsets; a
+    /// line over --max-line-bytes stops with its number.
+    @Test func tokensReplaceInvalidAndLimitLines() throws {
+        let r = try foldcheck(["tokens", "--replace-invalid"], stdin: Data([0x61, 0x0A, 0x62, 0xFF, 0x20, 0x63, 0xC3, 0x0A, 0xE2, 0x82, 0x64]))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out == "a\t0\t1\ta\n\nb\t0\t1\tb\nc\t3\t4\tc\n\nd\t2\t3\td\n", "\(r.out)")
+        let long = try foldcheck(["tokens", "--max-line-bytes", "4"], stdin: Data("abc\nabcdef\n".utf8))
+        #expect(long.status == 65)
+        #expect(long.out == "abc\t0\t3\tabc\n")
+        #expect(long.stderr.contains("line 2 is longer than --max-line-bytes 4"), "\(long.stderr)")
     }
 
     // MARK: help

@@ -363,6 +363,49 @@ import Testing
         #expect((0..<5).map { quick.originalUTF8Range(ofFolded: $0..<($0 + 1)) } == [0..<2, 2..<4, 4..<6, 6..<10, 10..<12])
     }
 
+    /// `tokens(decoding:)` reads each maximal invalid subpart as U+FFFD, as String(decoding:)
+    /// does, and gives the tokens of that text with ranges into the bytes given.
+    @Test func decodingReplacesInvalidBytesAndKeepsInputOffsets() throws {
+        let folder = try Folder(.search)
+        let example: [UInt8] = [0x43, 0x61, 0x66, 0xC3, 0xA9, 0x20, 0xFF, 0x20, 0x74, 0xE9]
+        #expect(folder.tokens(decoding: example).map(\.folded) == ["cafe", "t"])
+        #expect(folder.tokens(decoding: example).map(\.originalUTF8Range) == [0..<5, 8..<9])
+        var rng = seededGenerator(0x70C9)
+        let bad: [[UInt8]] = [[0xFF], [0xC3], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0x80], [0xF4, 0x90],
+                              [0xE0, 0x80], [0xF8]]
+        var failures: [String] = []
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...10, using: &rng) {
+                if Int.random(in: 0..<3, using: &rng) == 0 { bytes += bad.randomElement(using: &rng)! }
+                else { bytes += Array(randomString(&rng).utf8.prefix(12)) }
+            }
+            let decoded = String(decoding: bytes, as: UTF8.self)
+            let tokens = folder.tokens(decoding: bytes)
+            let expected = Array(folder.tokens(in: decoded))
+            let list = Array(tokens)
+            if tokens.original != decoded { failures.append("\(bytes): original \(codePoints(tokens.original)) is not \(codePoints(decoded))") }
+            if list.map(\.folded) != expected.map(\.folded) {
+                failures.append("\(bytes): \(list.map(\.folded)) is not \(expected.map(\.folded))")
+                continue
+            }
+            // Each range, in the bytes given, is the text of the decoded token's range.
+            let decodedUTF8 = Array(decoded.utf8)
+            for (t, e) in zip(list, expected) {
+                let r = t.originalUTF8Range
+                guard r.lowerBound >= 0, r.upperBound <= bytes.count,
+                      String(decoding: bytes[r], as: UTF8.self) == String(decoding: decodedUTF8[e.originalUTF8Range], as: UTF8.self) else {
+                    failures.append("\(bytes): \(t) does not map to \(e)")
+                    continue
+                }
+            }
+            if UTF8Validation.firstInvalidOffset(in: bytes) == nil, list != Array(try folder.tokens(inUTF8: bytes)) {
+                failures.append("\(bytes): valid input gives other tokens than tokens(inUTF8:)")
+            }
+        }
+        expectNoFailures(failures, "byte strings")
+    }
+
     @Test func invalidUTF8IsReportedLikeFold() throws {
         let folder = try Folder()
         #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: [0x61, 0x62, 0x20, 0xFF, 0x63]) }

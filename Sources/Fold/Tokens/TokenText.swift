@@ -16,6 +16,19 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         var changeCount: Int
         var originalCount: Int
         var foldedCount: Int
+        /// For a text decoded with repairs (``Folder/tokens(decoding:)``): where each U+FFFD
+        /// that replaced invalid bytes ends in the original here, and how many bytes the input
+        /// is longer than the original up to there. Owned; nil otherwise.
+        var repairs: UnsafeMutablePointer<Repair>? = nil
+        var repairCount = 0
+    }
+
+    /// A U+FFFD that replaced invalid input bytes (``Header/repairs``).
+    struct Repair {
+        /// The end of the U+FFFD in the original (the repaired input).
+        var end: Int
+        /// Input offset minus original offset, from `end` on.
+        var shift: Int
     }
 
     /// A unit of the fold whose shape changed: `folded[foldedStart..<foldedEnd]` came from
@@ -52,6 +65,13 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
 
     deinit {
         header.changes?.deallocate()
+        header.repairs?.deallocate()
+    }
+
+    /// Records the repairs of a text made from repaired input (the text takes the buffer).
+    func setRepairs(_ repairs: UnsafeMutablePointer<Repair>, count: Int) {
+        header.repairs = repairs
+        header.repairCount = count
     }
 
     // The elements: the original, then the fold.

@@ -211,7 +211,13 @@ public struct Tokens: Sequence, Sendable {
         /// original end of each (as UInt32: a text of 4 GB or more takes `wide` instead).
         @usableFromInline var batch: Batch = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         @usableFromInline var batchCount = 0
-        /// A text of 4 GB or more: one token at a time, in `single`.
+        /// The repairs of a text decoded with them (``Folder/tokens(decoding:)``), and the
+        /// positions among them of the last start and end mapped (the starts only grow, and so
+        /// do the ends).
+        nonisolated(unsafe) let repairs: UnsafePointer<TokenText.Repair>?
+        let repairCount: Int
+        var repairOfStart = (next: 0, shift: 0), repairOfEnd = (next: 0, shift: 0)
+        /// A text of 4 GB or more, or repaired input: one token at a time, in `single`.
         @usableFromInline let wide: Bool
         @usableFromInline var single = (0, 0, 0, 0)
         @usableFromInline var batchNext = 0
@@ -223,7 +229,22 @@ public struct Tokens: Sequence, Sendable {
             folded = text.foldedUTF8
             changes = text.changes
             changeCount = text.changeCount
-            self.wide = wide || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
+            repairs = text.header.repairs.map { UnsafePointer($0) }
+            repairCount = text.header.repairCount
+            // Repaired input (rare) takes the one-token path too: its offsets are mapped.
+            self.wide = wide || repairCount > 0 || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
+        }
+
+        /// `offset` of the repaired text as an offset of the input (`position` follows the
+        /// repairs before it).
+        @inline(__always)
+        func inputOffset(_ offset: Int, _ position: inout (next: Int, shift: Int)) -> Int {
+            guard let repairs else { return offset }
+            while position.next < repairCount && repairs[position.next].end <= offset {
+                position.shift = repairs[position.next].shift
+                position.next += 1
+            }
+            return offset + position.shift
         }
 
         /// The next token, or nil at the end.
@@ -263,13 +284,16 @@ public struct Tokens: Sequence, Sendable {
             let changes = self.changes, changeCount = self.changeCount, folded = self.folded, table = self.table
             var k = 0
             if wide {
-                var single = (0, 0, 0, 0)
+                // Full offsets, one token at a time (texts of 4 GB or more, repaired input: rare).
+                var single = (0, 0, 0, 0), ofStart = repairOfStart, ofEnd = repairOfEnd
                 _ = words.nextWords(in: folded, table: table, max: 1) { start, end in
                     let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
-                    single = (start, end, original.lowerBound, original.upperBound)
+                    single = (start, end, inputOffset(original.lowerBound, &ofStart), inputOffset(original.upperBound, &ofEnd))
                     k = 4
                 }
                 self.single = single
+                repairOfStart = ofStart
+                repairOfEnd = ofEnd
             } else {
                 withUnsafeMutableBytes(of: &batch) { raw in
                     let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
@@ -332,6 +356,60 @@ extension Folder {
         let made = bytes.withContiguousStorageIfAvailable { tokenText($0) }
             ?? Array(bytes).withUnsafeBufferPointer { tokenText($0) }
         return Tokens(try made.get())
+    }
+
+    /// The tokens of UTF-8 bytes that may not be valid: each maximal ill-formed subsequence
+    /// reads as U+FFFD, as `String(decoding:as:)` and ``fold(decoding:)`` read it (U+FFFD
+    /// makes no token), so no input stops them. The ranges are offsets into `bytes`; where
+    /// bytes were replaced, ``Tokens/original`` is the text as decoded and is longer.
+    ///
+    /// ```swift
+    /// let bytes: [UInt8] = [0x43, 0x61, 0x66, 0xC3, 0xA9, 0x20, 0xFF, 0x20, 0x74, 0xE9]   // "Café ", 0xFF, " t", 0xE9
+    /// try Folder().tokens(decoding: bytes).map(\.folded)              // ["cafe", "t"]
+    /// try Folder().tokens(decoding: bytes).map(\.originalUTF8Range)   // [0..<5, 8..<9]
+    /// ```
+    public func tokens<Bytes: Collection<UInt8>>(decoding bytes: Bytes) -> Tokens {
+        bytes.withContiguousStorageIfAvailable { decodedTokens($0) } ?? Array(bytes).withUnsafeBufferPointer { decodedTokens($0) }
+    }
+
+    func decodedTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> Tokens {
+        guard let p = utf8.baseAddress, let firstBad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) else {
+            return Tokens(generalOrPerScalar(utf8))
+        }
+        // The input with each maximal invalid subpart replaced, and where each replacement ends.
+        let n = utf8.count
+        var repaired: [UInt8] = []
+        repaired.reserveCapacity(n + 16)
+        repaired.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<firstBad]))
+        var repairs: [TokenText.Repair] = []
+        var shift = 0, i = firstBad
+        while i < n {
+            let b = p[i]
+            if b < 0x80 {
+                repaired.append(b)
+                i += 1
+            } else if let (_, length) = UTF8Decoder.decode(p, i, n) {
+                repaired.append(contentsOf: UnsafeBufferPointer(start: p + i, count: length))
+                i += length
+            } else {
+                let length = UTF8Decoder.invalidSubpartLength(p, i, n)
+                repaired.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                shift += length - 3
+                repairs.append(TokenText.Repair(end: repaired.count, shift: shift))
+                i += length
+            }
+        }
+        let text = repaired.withUnsafeBufferPointer { generalOrPerScalar($0) }
+        let owned = UnsafeMutablePointer<TokenText.Repair>.allocate(capacity: repairs.count)
+        owned.initialize(from: repairs, count: repairs.count)
+        text.setRepairs(owned, count: repairs.count)
+        return Tokens(text)
+    }
+
+    /// The text of valid UTF-8: per scalar, or by the general path.
+    private func generalOrPerScalar(_ utf8: UnsafeBufferPointer<UInt8>) -> TokenText {
+        if case .made(let text) = TokenText.perScalar(utf8, engine: engine) { return text }
+        return generalTokenText(utf8)
     }
 
     func tokenText(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<TokenText, InvalidUTF8Error> {

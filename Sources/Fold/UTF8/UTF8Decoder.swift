@@ -47,6 +47,33 @@ enum UTF8Decoder {
         return 0
     }
 
+    /// The length of the maximal subpart of an ill-formed sequence at `i` (where `decode`
+    /// fails): the lead byte and the continuation bytes that could still have made a valid
+    /// sequence with it, 1 to 3 (Unicode 15, section 3.9, U+FFFD substitution of maximal
+    /// subparts, as `String(decoding:as:)` does).
+    static func invalidSubpartLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+        let b0 = p[i]
+        let need: Int, low: UInt8, high: UInt8
+        switch b0 {
+        case 0xC2...0xDF: need = 1; low = 0x80; high = 0xBF
+        case 0xE0: need = 2; low = 0xA0; high = 0xBF
+        case 0xED: need = 2; low = 0x80; high = 0x9F
+        case 0xE1...0xEF: need = 2; low = 0x80; high = 0xBF
+        case 0xF0: need = 3; low = 0x90; high = 0xBF
+        case 0xF4: need = 3; low = 0x80; high = 0x8F
+        case 0xF1...0xF3: need = 3; low = 0x80; high = 0xBF
+        default: return 1
+        }
+        var length = 1
+        while length <= need && i + length < n {
+            let b = p[i + length]
+            let ok = length == 1 ? (b >= low && b <= high) : b & 0xC0 == 0x80
+            guard ok else { break }
+            length += 1
+        }
+        return min(length, need)
+    }
+
     /// Decodes `p[start..<end]` when it is exactly one scalar (any first byte), or nil.
     @inline(__always)
     static func decodeOne(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt32? {

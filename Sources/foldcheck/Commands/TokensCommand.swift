@@ -10,7 +10,9 @@ struct TokensCommand: ParsableCommand {
             One token per line: folded<TAB>start<TAB>end<TAB>original, where start and end are \
             UTF-8 byte offsets into the input and original is the input's text between them. An \
             empty line separates the inputs (the TEXT arguments, or the lines of stdin). What to \
-            run when a word does not match.
+            run when a word does not match. Invalid UTF-8 stops with its line and byte offset; \
+            with --replace-invalid each invalid sequence reads as U+FFFD (which makes no token) \
+            and the offsets stay those of the input bytes.
 
             Example:
               foldcheck tokens "L'été ½"
@@ -22,6 +24,7 @@ struct TokensCommand: ParsableCommand {
     )
 
     @OptionGroup var profile: ProfileOptions
+    @OptionGroup var input: InputOptions
 
     @Argument(help: "Text to cut into tokens. Without any, each line of stdin is one input.")
     var text: [String] = []
@@ -31,7 +34,7 @@ struct TokensCommand: ParsableCommand {
             let folder = try profile.folder()
             var first = true
             func write(_ bytes: [UInt8]) throws {
-                let tokens = try folder.tokens(inUTF8: bytes)
+                let tokens = input.replaceInvalid ? folder.tokens(decoding: bytes) : try folder.tokens(inUTF8: bytes)
                 if !first { try out.write("\n") }
                 first = false
                 for token in tokens {
@@ -45,7 +48,7 @@ struct TokensCommand: ParsableCommand {
                 for t in text { try write(Array(t.utf8)) }
                 return Exit.ok
             }
-            let reader = LineReader(.stdin, maxLineBytes: nil)
+            let reader = LineReader(.stdin, maxLineBytes: input.maxLineBytes)
             var line: [UInt8] = []
             try reader.forEachPiece { piece in
                 line += piece.content
@@ -55,7 +58,7 @@ struct TokensCommand: ParsableCommand {
                     try write(line)
                 } catch let error as InvalidUTF8Error {
                     throw Failure(
-                        message: "foldcheck: invalid UTF-8 on line \(piece.lineNumber) at byte \(error.byteOffset + 1) of the line (byte offset \(piece.lineStart + error.byteOffset) of \(reader.input.name))",
+                        message: "foldcheck: invalid UTF-8 on line \(piece.lineNumber) at byte \(error.byteOffset + 1) of the line (byte offset \(piece.lineStart + error.byteOffset) of \(reader.input.name)); use --replace-invalid to replace it with U+FFFD",
                         code: Exit.dataError)
                 }
             }
