@@ -152,6 +152,9 @@ import Testing
             #expect(same == [true, true, true, true, true, true])
         }
         #expect(parallel.key(at: count - 1) == folder.fold(items[count - 1].text))
+        // Blocks whose texts fold to nothing at all.
+        let empty = SearchIndex((0..<count).map { (id: $0, text: $0 % 3 == 0 ? "" : "\u{301}") }, folder: folder)
+        #expect(empty.count == count && empty.bytes.isEmpty && empty.keyStarts.count == count + 1)
     }
 
     @Test func indexFilterStopsWhenCancelled() async throws {
