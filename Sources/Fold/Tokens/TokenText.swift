@@ -333,11 +333,32 @@ extension TokenText {
             // ASCII: eight bytes at a time when only A-Z change, else byte by byte.
             let runStart = i
             if swar {
+                // Sixteen bytes at a time while they are all plain ASCII, then eight.
+                while i + 16 <= n && o + 16 <= capacity {
+                    let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                    let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
+                    if FoldEngine.specialBytes(w1) | FoldEngine.specialBytes(w2) != 0 { break }
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: caseOnly ? FoldEngine.lowercaseASCII(w1) : w1, as: UInt64.self)
+                    UnsafeMutableRawPointer(out + o + 8).storeBytes(of: caseOnly ? FoldEngine.lowercaseASCII(w2) : w2, as: UInt64.self)
+                    i &+= 16
+                    o &+= 16
+                }
                 while i + 8 <= n && o + 8 <= capacity {
                     let s = FoldEngine.asciiStep(src + i, out + o, caseOnly: caseOnly)
                     i &+= s
                     o &+= s
                     if s < 8 { break }
+                }
+                // The text's last bytes, when fewer than eight are left and the eight before the
+                // end all belong to this run: those eight again (the bytes already done are
+                // rewritten with what they already are).
+                if i < n && i + 8 > n && n - 8 >= runStart && o + (n - i) <= capacity {
+                    let shift = 8 - (n - i)
+                    let k = FoldEngine.asciiStep(src + (n - 8), out + (o - shift), caseOnly: caseOnly) - shift
+                    if k > 0 {
+                        i &+= k
+                        o &+= k
+                    }
                 }
             }
             while i < n && src[i] < 0x80 {
