@@ -212,15 +212,21 @@ enum WordBreaker {
                 let betweenLetters = (letters << 1) & (letters >> 1), betweenDigits = (digits << 1) & (digits >> 1)
                 let joins = (w.periods & (betweenLetters | betweenDigits)) | (w.midNums & betweenDigits)
                 let joiners = w.periods | w.midNums
-                var rest = letters | digits | joins
+                let word = letters | digits | joins
+                // A bit at each run's first byte, and at the byte after each run (a run that
+                // reaches the window's end has none).
+                var starts = word & ~(word &<< 1), ends = ~word & (word &<< 1)
                 let textEnds = n - pos <= 64
-                while rest != 0 {
-                    let s = rest.trailingZeroBitCount
-                    let e = s + (~(rest >> UInt64(s))).trailingZeroBitCount
-                    // Decided: the text ends with the word, or the byte after it is ASCII and
-                    // splits whatever follows (or the byte after that is known too).
-                    let decided = (textEnds && e == known)
-                        || (e < limit && (e + 1 < limit || (textEnds && e + 1 == known) || (joiners >> UInt64(e)) & 1 == 0))
+                // The ends that decide their run: the byte there is ASCII, and either splits
+                // whatever follows or has its next byte known too; or the text ends there.
+                var decides = valid & ((valid &>> 1) | ~joiners)
+                if textEnds && limit == known {
+                    decides |= (1 &<< UInt64(known - 1)) | (known < 64 ? 1 &<< UInt64(known) : 0)
+                }
+                while starts != 0 {
+                    let s = starts.trailingZeroBitCount
+                    let e = ends == 0 ? 64 : ends.trailingZeroBitCount
+                    let decided = e == 64 ? textEnds && limit == 64 : (decides &>> UInt64(e)) & 1 != 0
                     guard decided else {
                         if s > 0 && limit == 64 {
                             // Cut by the window's end: a window from its start decides it.
@@ -231,12 +237,11 @@ enum WordBreaker {
                         }
                         break
                     }
-                    emit(pos + s, pos + e)
-                    emitted += 1
-                    rest = e >= 64 ? 0 : rest & ~((1 << UInt64(e)) &- 1)
-                    if emitted == max {
-                        return rest == 0 && e < limit && limit == known && textEnds ? n : pos + e
-                    }
+                    emit(pos &+ s, pos &+ e)
+                    emitted &+= 1
+                    starts &= starts &- 1
+                    ends &= ends &- 1
+                    if emitted == max { return pos &+ e }
                 }
                 if machineFrom == -2 { continue }
                 if machineFrom < 0 {
