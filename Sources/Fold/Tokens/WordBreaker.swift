@@ -134,10 +134,9 @@ enum WordBreaker {
         var undecided: UInt64 = 0
         var letters: UInt64 = 0
         var digits: UInt64 = 0
-        /// "." (MidNumLet: joins two letters or two digits).
-        var periods: UInt64 = 0
-        /// "," and ";" (MidNum: join two digits).
-        var midNums: UInt64 = 0
+        /// ".", "," and ";": "." (MidNumLet) joins two letters or two digits, "," and ";"
+        /// (MidNum) two digits.
+        var joiners: UInt64 = 0
 
         init() {}
 
@@ -174,8 +173,21 @@ enum WordBreaker {
             undecided |= gather((w & highs) | within(c, 0x5F, 0x5F)) << UInt64(shift)
             letters |= gather(within(lowered, 0x61, 0x7A)) << UInt64(shift)
             digits |= gather(within(c, 0x30, 0x39)) << UInt64(shift)
-            periods |= gather(within(c, 0x2E, 0x2E)) << UInt64(shift)
-            midNums |= gather(within(c, 0x2C, 0x2C) | within(c, 0x3B, 0x3B)) << UInt64(shift)
+            // "," (2C) and "." (2E) are the bytes that become 2E with bit 1 set.
+            joiners |= gather(within(c | (0x02 &* ones), 0x2E, 0x2E) | within(c, 0x3B, 0x3B)) << UInt64(shift)
+        }
+
+        /// The periods among `joiners` (read again: only a window with a joiner between two
+        /// letters asks).
+        @inline(__always)
+        static func periods(_ p: UnsafePointer<UInt8>, _ count: Int, among joiners: UInt64) -> UInt64 {
+            var periods: UInt64 = 0, rest = joiners
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                if k < count && p[k] == 0x2E { periods |= 1 &<< UInt64(k) }
+                rest &= rest &- 1
+            }
+            return periods
         }
     }
 
@@ -210,8 +222,11 @@ enum WordBreaker {
                 let valid: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) &- 1
                 let letters = w.letters & valid, digits = w.digits & valid
                 let betweenLetters = (letters << 1) & (letters >> 1), betweenDigits = (digits << 1) & (digits >> 1)
-                let joins = (w.periods & (betweenLetters | betweenDigits)) | (w.midNums & betweenDigits)
-                let joiners = w.periods | w.midNums
+                let joiners = w.joiners
+                var joins = joiners & betweenDigits
+                if joiners & betweenLetters != 0 {
+                    joins |= ASCIIWindow.periods(p + pos, known, among: joiners & betweenLetters)
+                }
                 let word = letters | digits | joins
                 // A bit at each run's first byte, and at the byte after each run (a run that
                 // reaches the window's end has none).
