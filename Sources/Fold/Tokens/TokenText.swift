@@ -60,8 +60,8 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     }
 
     /// Bytes after the fold's room that are always there (zeros once the fold is written): a
-    /// token reads its word as two eight-byte loads.
-    static let padding = 16
+    /// token reads its word as two eight-byte loads, the word breaker 64 bytes at a time.
+    static let padding = 64
 
     deinit {
         header.changes?.deallocate()

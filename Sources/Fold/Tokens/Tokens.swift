@@ -286,7 +286,7 @@ public struct Tokens: Sequence, Sendable {
             if wide {
                 // Full offsets, one token at a time (texts of 4 GB or more, repaired input: rare).
                 var single = (0, 0, 0, 0), ofStart = repairOfStart, ofEnd = repairOfEnd
-                _ = words.nextWords(in: folded, table: table, max: 1) { start, end in
+                _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 1) { start, end in
                     let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
                     single = (start, end, inputOffset(original.lowerBound, &ofStart), inputOffset(original.upperBound, &ofEnd))
                     k = 4
@@ -297,7 +297,7 @@ public struct Tokens: Sequence, Sendable {
             } else {
                 withUnsafeMutableBytes(of: &batch) { raw in
                     let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                    _ = words.nextWords(in: folded, table: table, max: 16) { start, end in
+                    _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 16) { start, end in
                         b[k] = UInt32(truncatingIfNeeded: start)
                         b[k &+ 1] = UInt32(truncatingIfNeeded: end)
                         if changeCount == 0 {

@@ -65,7 +65,9 @@ enum WordBreaker {
         /// Calls `emit(start, end)` for the next words, at most `max` (at least one), in order;
         /// returns how many (0 at the end).
         @inline(__always)
-        mutating func nextWords(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable, max: Int,
+        /// `readable` bytes at the text's start may be read (its count, or more when padding
+        /// follows it: the windows then never copy).
+        mutating func nextWords(in utf8: UnsafeBufferPointer<UInt8>, readable: Int? = nil, table: WordBreakTable, max: Int,
                                 _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
                 checked = true
@@ -80,7 +82,10 @@ enum WordBreaker {
             // Text without such code points: the fast path never asks for ICU.
             guard let p = utf8.baseAddress else { return 0 }
             var count = 0
-            position = asciiWords(p, utf8.count, from: position, table: table, max: max) { emit($0, $1); count += 1 }
+            position = asciiWords(p, utf8.count, readable: readable ?? utf8.count, from: position, table: table, max: max) {
+                emit($0, $1)
+                count += 1
+            }
             return count
         }
     }
@@ -140,10 +145,11 @@ enum WordBreaker {
 
         init() {}
 
-        /// The classes of the `count` bytes at `p` (at most 64 are read).
+        /// The classes of the `count` bytes at `p`: 64 are read when `readable` allows (the
+        /// bytes after `count` only count as undecided, which the caller masks), else a copy.
         @inline(__always)
-        init(_ p: UnsafePointer<UInt8>, _ count: Int) {
-            if count >= 64 {
+        init(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int) {
+            if readable >= 64 {
                 let raw = UnsafeRawPointer(p)
                 for k in 0..<8 { add(raw.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self), at: 8 * k) }
                 return
@@ -201,7 +207,7 @@ enum WordBreaker {
     /// ``WordBreakTable/Class/slow`` code points. (The tests compare it with the state machine
     /// and the table's ASCII classes with what the window assumes.)
     @inline(__always)
-    static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, from position: Int, table: WordBreakTable, max: Int,
+    static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int, from position: Int, table: WordBreakTable, max: Int,
                            _ emit: (Int, Int) -> Void) -> Int {
         var pos = position, emitted = 0
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -213,7 +219,7 @@ enum WordBreaker {
             var machineFrom = -1, limit = 0
             var w = ASCIIWindow()
             if nearby == 0 {
-                w = ASCIIWindow(p + pos, known)
+                w = ASCIIWindow(p + pos, known, readable: readable - pos)
                 limit = Swift.min(w.undecided.trailingZeroBitCount, known)
             }
             if limit == 0 {
