@@ -129,6 +129,11 @@ import Testing
             if Self.needsICU("a\(c)b") != slow || Self.needsICU("\u{416}\(c)") != slow {
                 failures.append("\(codePointName(value)): needsICU should be \(slow)")
             }
+            // The same shortcut for marks: a lead byte said to start no mark starts none.
+            let lead = Array(String(c).utf8)[0]
+            if WordBreakTable.shared(value) == .extend && !WordBreakTable.shared.mayBeExtend(lead: lead) {
+                failures.append("\(codePointName(value)) is a mark but its lead byte \(lead) says no")
+            }
         }
         expectNoFailures(failures, "code points")
     }
@@ -409,6 +414,11 @@ import Testing
     @Test func invalidUTF8IsReportedLikeFold() throws {
         let folder = try Folder()
         #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: [0x61, 0x62, 0x20, 0xFF, 0x63]) }
+        // After code points the per-scalar fold takes in a run (Cyrillic, a space): a surrogate,
+        // an overlong form, a stray byte.
+        #expect(throws: InvalidUTF8Error(byteOffset: 2)) { try folder.tokens(inUTF8: Array("Ж".utf8) + [0xED, 0xA0, 0x80, 0x61, 0x62]) }
+        #expect(throws: InvalidUTF8Error(byteOffset: 4)) { try folder.tokens(inUTF8: Array("ЖЖ".utf8) + [0xC1, 0x81, 0x61, 0x62]) }
+        #expect(throws: InvalidUTF8Error(byteOffset: 3)) { try folder.tokens(inUTF8: Array("Ж ".utf8) + [0xFF, 0x61, 0x62, 0x63]) }
         let bytes = Array("Crème brûlée".utf8)
         #expect(try folder.tokens(inUTF8: bytes).map(\.originalUTF8Range) == [0..<6, 7..<15])
     }

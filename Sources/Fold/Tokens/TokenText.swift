@@ -394,15 +394,52 @@ extension TokenText {
                 }
             }
             if q.isPresent {
-                UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
-                if !(q.isOneScalar && q.count == length) {
-                    changes.appendUnit(o, q.count, i, length)
+                // Code points with quick words one after another (Cyrillic, Greek, CJK, and a
+                // byte of ASCII between them), without the outer loop's checks.
+                var length = length
+                run: while true {
+                    UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
+                    if !(q.isOneScalar && q.count == length) {
+                        changes.appendUnit(o, q.count, i, length)
+                    }
+                    kanaIn = q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3 ? i : -1
+                    unitOut = o
+                    unitIn = i
+                    o &+= q.count
+                    i &+= length
+                    guard i &+ 4 <= n, o &+ 9 <= capacity else { break }
+                    var w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                    if w & 0x80 == 0 {
+                        // One byte of ASCII before a byte that is not (a space between words);
+                        // longer ASCII goes to the outer loop, eight bytes at a time.
+                        guard w & 0x8000 != 0 else { break }
+                        out[o] = asciiMap[Int(w & 0x7F)]
+                        kanaIn = -1
+                        unitOut = o
+                        unitIn = i
+                        o &+= 1
+                        i &+= 1
+                        guard i &+ 4 <= n else { break }
+                        w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                    }
+                    // Valid two- and three-byte sequences only (the value checks exclude the
+                    // overlong forms; surrogates have no quick word); others go to the outer loop.
+                    let v: UInt32
+                    if w & 0xC0E0 == 0x80C0 {
+                        v = (w & 0x1F) << 6 | (w >> 8) & 0x3F
+                        guard v >= 0x80 else { break }
+                        length = 2
+                    } else if w & 0xC0_C0F0 == 0x80_80E0 {
+                        v = UTF8Decoder.threeByteValue(w)
+                        guard v >= 0x800 else { break }
+                        length = 3
+                    } else {
+                        break
+                    }
+                    let next = QuickWord(raw: Atomics.loadRelaxed(quick + Int(truncatingIfNeeded: v)))
+                    guard next.isPresent else { break run }
+                    q = next
                 }
-                kanaIn = q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3 ? i : -1
-                unitOut = o
-                unitIn = i
-                o &+= q.count
-                i &+= length
                 continue
             }
             if composes && kanaIn >= 0,

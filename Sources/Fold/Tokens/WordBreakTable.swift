@@ -114,17 +114,21 @@ struct WordBreakTable: @unchecked Sendable {
                 stage1.append(n)
             }
         }
-        // The UTF-8 lead bytes of the code points of class `slow`.
-        let leads = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
-        leads.initialize(repeating: false, count: 256)
-        for (block, n) in stage1.enumerated() where stage2[Int(n) << 7..<(Int(n) + 1) << 7].contains(Class.slow.rawValue) {
-            for k in 0..<128 where stage2[Int(n) << 7 | k] == Class.slow.rawValue {
-                let c = UInt32(block << 7 | k)
-                let lead = c < 0x80 ? c : c < 0x800 ? 0xC0 | c >> 6 : c < 0x10000 ? 0xE0 | c >> 12 : 0xF0 | c >> 18
-                leads[Int(lead)] = true
+        // The UTF-8 lead bytes of the code points of class `slow`, and of class `extend`.
+        func leads(of cls: Class) -> UnsafePointer<Bool> {
+            let leads = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+            leads.initialize(repeating: false, count: 256)
+            for (block, n) in stage1.enumerated() where stage2[Int(n) << 7..<(Int(n) + 1) << 7].contains(cls.rawValue) {
+                for k in 0..<128 where stage2[Int(n) << 7 | k] == cls.rawValue {
+                    let c = UInt32(block << 7 | k)
+                    let lead = c < 0x80 ? c : c < 0x800 ? 0xC0 | c >> 6 : c < 0x10000 ? 0xE0 | c >> 12 : 0xF0 | c >> 18
+                    leads[Int(lead)] = true
+                }
             }
+            return UnsafePointer(leads)
         }
-        slowLeads = UnsafePointer(leads)
+        slowLeads = leads(of: .slow)
+        extendLeads = leads(of: .extend)
         let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: stage1.count)
         s1.initialize(from: stage1, count: stage1.count)
         let s2 = UnsafeMutablePointer<UInt8>.allocate(capacity: stage2.count)
@@ -137,6 +141,13 @@ struct WordBreakTable: @unchecked Sendable {
     /// Whether a UTF-8 lead byte starts any code point of class ``Class/slow``: text whose
     /// leads all say no needs no ICU (Cyrillic, Greek, most CJK are skipped without decoding).
     private let slowLeads: UnsafePointer<Bool>
+
+    private let extendLeads: UnsafePointer<Bool>
+
+    /// Whether some code point that starts with `lead` is of class ``Class/extend`` (a letter
+    /// of Greek, Cyrillic or CJK after another: no).
+    @inline(__always)
+    func mayBeExtend(lead: UInt8) -> Bool { extendLeads[Int(lead)] }
 
     /// Whether some code point that starts with `lead` is of class ``Class/slow``.
     @inline(__always)

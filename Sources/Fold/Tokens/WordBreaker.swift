@@ -308,7 +308,7 @@ enum WordBreaker {
         let cls = table(c)
         var end = i + length
         if cls == .lineBreak { return (.other, end) }
-        while end < limit && p[end] >= 0x80 {
+        while end < limit && p[end] >= 0x80 && table.mayBeExtend(lead: p[end]) {
             let (m, ml) = decode(p, end, limit)
             guard table(m) == .extend else { break }
             end += ml
