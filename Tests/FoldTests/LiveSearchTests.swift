@@ -215,6 +215,64 @@ func settle() async { try? await Task.sleep(for: .milliseconds(30)) }
         live.finish()
     }
 
+    /// `submit` wakes the coordinator only when it must act sooner than it would on its own:
+    /// not while it waits toward an earlier deadline, yes when the new deadline is earlier (a
+    /// third character shortens the quiet period) or when it is parked.
+    @Test func submitWakesTheCoordinatorOnlyWhenItMustActSooner() async {
+        let clock = ManualClock()
+        let source = ScriptedSource(clock: clock)
+        let (live, log) = make(source, clock: clock)
+        #expect(await eventually { live.core.isParked })
+        live.submit("g")                       // parked: woken, waits until 250 ms
+        #expect(await eventually { clock.sleeperCount == 1 })
+        #expect(live.core.wakes == 1)
+        clock.advance(by: .milliseconds(100))
+        live.submit("gr")                      // deadline 350 ms, after 250: no wake
+        await settle()
+        #expect(live.core.wakes == 1)
+        live.submit("gre")                     // deadline 150 ms, before 250: woken
+        #expect(await eventually { live.core.wakes == 2 && clock.sleeperCount == 1 })
+        clock.advance(by: .milliseconds(49))
+        await settle()
+        #expect(source.startedQueries.isEmpty)
+        clock.advance(by: .milliseconds(1))
+        #expect(await eventually { log.resultQueries == ["gre"] })
+        #expect(source.startedQueries == ["gre"])
+        live.finish()
+    }
+
+    /// Searches run on the shared pool, never on the coordinators' thread.
+    @Test func searchesNeverRunOnTheCoordinatorThread() async {
+        final class Recorder: LiveSearchSource, @unchecked Sendable {
+            let lock = Lock()
+            var onCoordinator: [Bool] = []
+            func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int> {
+                lock.withLock { onCoordinator.append(CoordinatorThread.isCurrent) }
+                return LiveSearchResults(query: query, matches: [], totalCount: 0)
+            }
+        }
+        let recorder = Recorder()
+        let live = LiveSearch(recorder, quietPeriod: .none)
+        for q in ["a", "ab", "abc"] {
+            live.searchNow(q)
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await eventually { recorder.lock.withLock { recorder.onCoordinator.count } >= 1 })
+        #expect(recorder.lock.withLock { recorder.onCoordinator }.allSatisfy { !$0 })
+        live.finish()
+    }
+
+    /// Finished live searches, and dropped ones, leave no coordinator running.
+    @Test func finishedOrDroppedLiveSearchesLeaveNothingRunning() async {
+        let before = runningCoordinators.value
+        for k in 0..<200 {
+            let live = LiveSearch(ScriptedSource(clock: ContinuousClock()), quietPeriod: .none)
+            live.submit("q\(k)")
+            if k % 2 == 0 { live.finish() }     // the others are dropped here
+        }
+        #expect(await eventually { runningCoordinators.value <= before }, "\(runningCoordinators.value - before) coordinators still run")
+    }
+
     /// Randomized typing: gaps of 0 to 300 ms and searches of 0 to 300 ms (scaled down 100
     /// times, on the real clock), thousands of traces. Results arrive in submission order, never
     /// for a query older than one already answered, and the last query is always answered.

@@ -107,7 +107,6 @@ public struct SearchIndex<ID: Sendable>: Sendable {
                 initialized = count + (first == nil ? 0 : 1)
             }
         }
-        nonisolated(unsafe) let blocks = blocks
         let byteStarts = byteStart, wordStarts = wordStart, keyStarts = keyStart
         bytes = placed(byteStarts[parts], first: nil) { k, out in
             blocks[k].bytes.withUnsafeBufferPointer { if let b = $0.baseAddress { (out + byteStarts[k]).initialize(from: b, count: $0.count) } }
