@@ -241,6 +241,26 @@ func settle() async { try? await Task.sleep(for: .milliseconds(30)) }
         live.finish()
     }
 
+    /// While someone types, the coordinator thread looks for work by itself every millisecond:
+    /// keystrokes cost their caller no system call (no signal), and every one is answered.
+    @Test func aTypingBurstSignalsTheCoordinatorThreadNever() async {
+        let source = ScriptedSource(clock: ContinuousClock())
+        let live = LiveSearch(source, quietPeriod: .none)
+        let log = UpdateLog<String>()
+        let consumer = Task.detached { for await u in live.updates { log.append(u) } }
+        live.submit("warm")
+        #expect(await eventually { log.resultQueries == ["warm"] })
+        let before = CoordinatorThread.shared.signalCount
+        for k in 0..<20 {
+            live.submit("q\(k)")
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await eventually { log.resultQueries.last == "q19" })
+        #expect(CoordinatorThread.shared.signalCount == before, "\(CoordinatorThread.shared.signalCount - before) signals")
+        live.finish()
+        await consumer.value
+    }
+
     /// Searches run on the shared pool, never on the coordinators' thread.
     @Test func searchesNeverRunOnTheCoordinatorThread() async {
         final class Recorder: LiveSearchSource, @unchecked Sendable {

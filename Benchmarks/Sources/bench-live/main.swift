@@ -9,7 +9,10 @@
 //                 sharded over every core (first letter included)
 //   last key      time from the last keystroke's `submit` to its delivered results through a
 //                 `LiveSearch` with QuietPeriod.none (typing at 30 ms per key)
-//   submit        `LiveSearch.submit` wall time p99 while searches run on every core
+//   submit        `LiveSearch.submit` wall time p99 while searches run on every core (a prefix
+//                 every 2 ms, 1,500 submits); the second table has p50/p99/max of that case, of
+//                 submits with nothing searching, of submits during a quiet period, of the 30 ms
+//                 typing above, and of the first keystroke after 2 s idle (the thread parked)
 //   cancel        a one-letter search started, cancelled after 1 ms: time until the task ends
 import BenchSupport
 import Fold
@@ -37,6 +40,65 @@ let wordQueries = ["creme brulee", "green do"]
 print("### Live search (\(ProcessInfo.processInfo.activeProcessorCount) cores, \(reps) repetitions of each typed query)\n")
 print("| titles | build | substring p50 | substring p99 | word prefixes p50 | word prefixes p99 | last key → results p99 | submit p99 | cancel p99 |")
 print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+var submitRows: [String] = []
+
+/// A source that counts the searches running.
+final class CountingSource: LiveSearchSource, @unchecked Sendable {
+    let inner: SearchIndexSource<Int>
+    private let lock = NSLock()
+    private var running = 0
+    init(_ inner: SearchIndexSource<Int>) { self.inner = inner }
+    var active: Int { lock.lock(); defer { lock.unlock() }; return running }
+    func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int> {
+        lock.withLock { running += 1 }
+        defer { lock.withLock { running -= 1 } }
+        return try await inner.search(query, limit: limit)
+    }
+}
+
+/// `count` submits of prefixes of the queries, `gap` apart, to a live search over `index`:
+/// each one's wall time (ms) and how many were made while a search ran.
+func submits(_ index: SearchIndex<Int>, quiet: QuietPeriod, gap: Duration, count: Int, settle: Bool = false) async throws
+    -> (times: [Double], inFlight: Int) {
+    let source = CountingSource(SearchIndexSource(index))
+    let live = LiveSearch(source, quietPeriod: quiet)
+    let delivered = Delivered()
+    let consumer = Task.detached {
+        for await u in live.updates {
+            switch u {
+            case .results, .failed: delivered.add()
+            case .searching, .idle: break
+            }
+        }
+    }
+    let prefixes = substringQueries.flatMap { q in (1...q.count).map { String(q.prefix($0)) } }
+    var times: [Double] = [], inFlight = 0
+    times.reserveCapacity(count)
+    for k in 0..<count {
+        if settle {
+            // Nothing searching: the one before answered.
+            while delivered.count < k { try await Task.sleep(for: .microseconds(200)) }
+        }
+        if source.active > 0 { inFlight += 1 }
+        let query = prefixes[k % prefixes.count] + (k % 2 == 0 ? "" : " ")
+        let t = clock.now
+        live.submit(query)
+        times.append(ms(clock.now - t))
+        try await Task.sleep(for: gap)
+    }
+    live.finish()
+    await consumer.value
+    return (times, inFlight)
+}
+
+/// Results delivered so far.
+final class Delivered: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    var count: Int { lock.lock(); defer { lock.unlock() }; return n }
+    func add() { lock.lock(); n += 1; lock.unlock() }
+}
 
 for size in [100_000, 1_000_000] {
     log("titles: \(size)")
@@ -68,8 +130,8 @@ for size in [100_000, 1_000_000] {
     let sub = try await keystrokes(substringQueries, .substring)
     let words = try await keystrokes(wordQueries, .wordPrefixes(.inOrder))
 
-    // Typing through a LiveSearch: submit time and last-key latency.
-    var submitTimes: [Double] = []
+    // Typing through a LiveSearch at 30 ms a key: last-key latency (and submit time).
+    var typingSubmits: [Double] = []
     var lastKey: [Double] = []
     for r in 0..<reps {
         let live = LiveSearch(SearchIndexSource(index), quietPeriod: .none)
@@ -82,7 +144,7 @@ for size in [100_000, 1_000_000] {
         for n in 1...query.count {
             let t = clock.now
             live.submit(String(query.prefix(n)))
-            submitTimes.append(ms(clock.now - t))
+            typingSubmits.append(ms(clock.now - t))
             lastSubmit = t
             if n < query.count { try await Task.sleep(for: .milliseconds(30)) }
         }
@@ -90,21 +152,35 @@ for size in [100_000, 1_000_000] {
         live.finish()
     }
 
-    // submit with nothing searching (a quiet period longer than the gaps between keys): the
-    // call's own cost, beside the one above measured while both cores search.
-    var idleSubmits: [Double] = []
-    for r in 0..<reps {
-        let live = LiveSearch(SearchIndexSource(index), quietPeriod: QuietPeriod(delays: [.seconds(10)]))
-        let query = substringQueries[r % substringQueries.count]
-        for n in 1...query.count {
+    // submit while searches run on every core: a prefix every 2 ms (a search takes 3 to 13
+    // ms at 1,000,000 titles), so most submits find a search running. `inFlight` counts them.
+    let busy = try await submits(index, quiet: .none, gap: .milliseconds(2), count: 1_500)
+    // submit with nothing searching (5 ms between keys, quiet period none): the coordinator
+    // is parked on its task, its thread polling (work in the last 2 s): no signal.
+    let idle = try await submits(index, quiet: .none, gap: .milliseconds(5), count: 1_000, settle: true)
+    // submit while the coordinator waits out a quiet period toward an earlier deadline: no wake.
+    let quiet = try await submits(index, quiet: QuietPeriod(delays: [.seconds(10)]), gap: .milliseconds(2), count: 1_000)
+    // The first keystroke after the coordinator thread went quiet (2 s without work): it is
+    // parked, and this submit signals it (10 samples, at the first size only).
+    var afterIdle: [Double] = []
+    if size == 100_000 {
+        let live = LiveSearch(SearchIndexSource(index), quietPeriod: .none)
+        for k in 0..<10 {
+            try await Task.sleep(for: .milliseconds(2_200))
             let t = clock.now
-            live.submit(String(query.prefix(n)))
-            idleSubmits.append(ms(clock.now - t))
-            try await Task.sleep(for: .milliseconds(5))
+            live.submit(k % 2 == 0 ? "lodz" : "lod")
+            afterIdle.append(ms(clock.now - t))
         }
         live.finish()
     }
-    log("\(size) titles: submit p99 with no search running \(String(format: "%.1f µs", percentile(idleSubmits, 0.99) * 1000)), p50 \(String(format: "%.1f µs", percentile(idleSubmits, 0.5) * 1000))")
+    var cases = [("while searching", busy), ("coordinator awake", idle), ("in a quiet period", quiet),
+                 ("typing at 30 ms", (times: typingSubmits, inFlight: 0))]
+    if !afterIdle.isEmpty { cases.append(("first after 2 s idle", (times: afterIdle, inFlight: 0))) }
+    for (name, r) in cases {
+        let us = { (p: Double) in String(format: "%.1f", percentile(r.times, p) * 1000) }
+        submitRows.append("| \(size) | \(name) | \(r.times.count) | \(name == "while searching" ? "\(r.inFlight)" : "-") | \(us(0.5)) | \(us(0.99)) | \(String(format: "%.1f", (r.times.max() ?? 0) * 1000)) |")
+    }
+    let submitTimes = busy.times
 
     // Cancellation latency: a one-letter search over every key, cancelled after 1 ms.
     var cancels: [Double] = []
@@ -121,3 +197,8 @@ for size in [100_000, 1_000_000] {
 }
 print("")
 print("Substring queries typed: \(substringQueries.joined(separator: ", ")); word-prefix queries: \(wordQueries.joined(separator: ", ")). Keystroke times include building the Matcher and materializing the first 50 matches with their highlight ranges. Last key → results: LiveSearch with QuietPeriod.none, one key per 30 ms.")
+
+print("\n### submit (µs)\n")
+print("| titles | case | samples | submits with a search in flight | p50 | p99 | max |")
+print("|---:|---|---:|---:|---:|---:|---:|")
+for row in submitRows { print(row) }

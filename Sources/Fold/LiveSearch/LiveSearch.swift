@@ -191,8 +191,18 @@ final class LiveSearchCore<Source: LiveSearchSource>: @unchecked Sendable {
             // Sleeping toward an earlier (or the same) deadline, or busy: it will look.
             return (nil, nil)
         }
-        parked?.resume()
+        if let parked { wake(parked) }
         sleeper?.cancel()
+    }
+
+    /// Resumes the parked coordinator: through the coordinator thread, which looks for it
+    /// within a millisecond while it is busy and without a signal from the caller.
+    private func wake(_ parked: UnsafeContinuation<Void, Never>) {
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            CoordinatorThread.shared.wake(parked)
+        } else {
+            parked.resume()
+        }
     }
 
     func finish() {
