@@ -422,20 +422,10 @@ extension TokenText {
                         guard i &+ 4 <= n else { break }
                         w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
                     }
-                    // Valid two- and three-byte sequences only (the value checks exclude the
-                    // overlong forms; surrogates have no quick word); others go to the outer loop.
-                    let v: UInt32
-                    if w & 0xC0E0 == 0x80C0 {
-                        v = (w & 0x1F) << 6 | (w >> 8) & 0x3F
-                        guard v >= 0x80 else { break }
-                        length = 2
-                    } else if w & 0xC0_C0F0 == 0x80_80E0 {
-                        v = UTF8Decoder.threeByteValue(w)
-                        guard v >= 0x800 else { break }
-                        length = 3
-                    } else {
-                        break
-                    }
+                    // Valid two- and three-byte sequences only (surrogates have no quick
+                    // word); others go to the outer loop.
+                    guard let (v, l) = UTF8Decoder.decodeTwoOrThree(w) else { break }
+                    length = l
                     let next = QuickWord(raw: Atomics.loadRelaxed(quick + Int(truncatingIfNeeded: v)))
                     guard next.isPresent else { break run }
                     q = next

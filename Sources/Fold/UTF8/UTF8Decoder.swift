@@ -74,6 +74,23 @@ enum UTF8Decoder {
         return min(length, need)
     }
 
+    /// The two- or three-byte sequence at the start of `w` (four bytes read little-endian),
+    /// when it is valid and not a surrogate's lead (E0 and ED need their ranges: the value
+    /// checks exclude the overlong forms; a surrogate is left to the caller's table, which has
+    /// no entry for one): its value and length, or nil (then `decode` decides).
+    @inline(__always)
+    static func decodeTwoOrThree(_ w: UInt32) -> (value: UInt32, length: Int)? {
+        if w & 0xC0E0 == 0x80C0 {
+            let v = (w & 0x1F) << 6 | (w >> 8) & 0x3F
+            return v >= 0x80 ? (v, 2) : nil
+        }
+        if w & 0xC0_C0F0 == 0x80_80E0 {
+            let v = threeByteValue(w)
+            return v >= 0x800 ? (v, 3) : nil
+        }
+        return nil
+    }
+
     /// Decodes `p[start..<end]` when it is exactly one scalar (any first byte), or nil.
     @inline(__always)
     static func decodeOne(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> UInt32? {
