@@ -16,7 +16,8 @@
 //   the folded bytes;
 // - tokens: tokens(inUTF8:) throws at the first invalid byte; the tokens' words are slices of
 //   the fold and their original ranges are the offset map's, inside the input, on scalar
-//   boundaries and monotone.
+//   boundaries and monotone; tokens(decoding:) gives the decoded text's tokens, with ranges
+//   into the raw bytes that hold the same text.
 // Any failure calls fatalError with the input's code points (see FuzzSupport.fail).
 //
 // FOLD_FUZZ_SKIP (environment, comma-separated check names) switches checks off, so a campaign
@@ -198,6 +199,21 @@ func check(_ bytes: [UInt8]) {
             }
             checkTokens(folder.tokens(in: text), folder: folder, name: name, bytes: bytes, text: text, foldedUTF8: foldedUTF8,
                         mapped: mapped, boundaries: boundaries)
+            // tokens(decoding:): the tokens of the text as decoded, with ranges into the bytes
+            // given that hold the same text as the decoded token's range.
+            let decoded = Array(folder.tokens(decoding: bytes)), ofText = Array(folder.tokens(in: text))
+            let textUTF8 = Array(text.utf8)
+            if decoded.map(\.folded) != ofText.map(\.folded) {
+                fail("tokens", profile: name, input: bytes, "tokens(decoding:) gives \(decoded.map(\.folded)), the decoded text \(ofText.map(\.folded))")
+            }
+            for (d, t) in zip(decoded, ofText) {
+                let r = d.originalUTF8Range
+                guard r.lowerBound >= 0, r.upperBound <= bytes.count,
+                      String(decoding: bytes[r], as: UTF8.self) == String(decoding: textUTF8[t.originalUTF8Range], as: UTF8.self) else {
+                    fail("tokens", profile: name, input: bytes, "tokens(decoding:): \(d) holds other bytes than \(t) of the decoded text")
+                    continue
+                }
+            }
         }
     }
 }
