@@ -29,7 +29,10 @@ final class CoordinatorThread: TaskExecutor, @unchecked Sendable {
     /// `activeSpan`): then nobody needs to signal it.
     private var polling = false
     private var activeUntil = DispatchTime(uptimeNanoseconds: 0)
-    static let activeSpan = DispatchTimeInterval.seconds(2)
+    /// How long the thread keeps polling after its last work: two seconds (tests make it
+    /// longer, so that a machine too busy to run them on time does not decide what they see).
+    private var activeSpan = DispatchTimeInterval.seconds(2)
+    func setActiveSpan(_ span: DispatchTimeInterval) { lock.withLock { activeSpan = span } }
     static let pollInterval = DispatchTimeInterval.milliseconds(1)
     /// The thread's id, for the tests that check that no search runs on it.
     private(set) nonisolated(unsafe) var threadID: pthread_t? = nil
@@ -98,7 +101,7 @@ final class CoordinatorThread: TaskExecutor, @unchecked Sendable {
                 swap(&batch, &jobs)
                 swap(&resumes, &wakes)
                 let now = DispatchTime.now()
-                if !batch.isEmpty || !resumes.isEmpty { activeUntil = now + Self.activeSpan }
+                if !batch.isEmpty || !resumes.isEmpty { activeUntil = now + activeSpan }
                 polling = now < activeUntil
             }
             // Resumed coordinators come back as jobs, run in this same pass.

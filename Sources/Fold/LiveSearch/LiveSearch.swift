@@ -99,18 +99,6 @@ public final class LiveSearch<Source: LiveSearchSource>: Sendable {
     }
 }
 
-/// How many live-search coordinators run (the tests check that finished or dropped live
-/// searches leave none).
-let runningCoordinators = SharedCounter()
-
-/// A count several threads change.
-final class SharedCounter: @unchecked Sendable {
-    private let lock = Lock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func add(_ n: Int) { lock.withLock { count += n } }
-}
-
 /// What a ``LiveSearch`` shares with its coordinator: the state under one lock, the source, the
 /// clock, the stream's continuation. No lock is held across an `await`.
 final class LiveSearchCore<Source: LiveSearchSource>: @unchecked Sendable {
@@ -150,6 +138,8 @@ final class LiveSearchCore<Source: LiveSearchSource>: @unchecked Sendable {
         var finished = false
         /// How many submits woke the coordinator (the tests count them).
         var wakes = 0
+        /// Whether the coordinator has returned (after `finish`, or the live search's end).
+        var coordinatorEnded = false
     }
 
     init(source: Source, stallDelay: Duration, limit: Int, clock: any Clock<Duration>, continuation: AsyncStream<Update>.Continuation) {
@@ -167,6 +157,9 @@ final class LiveSearchCore<Source: LiveSearchSource>: @unchecked Sendable {
     }
 
     var wakes: Int { lock.withLock { state.wakes } }
+    /// Whether the coordinator has returned (tests: finished or dropped live searches leave
+    /// none running).
+    var coordinatorEnded: Bool { lock.withLock { state.coordinatorEnded } }
     /// Whether the coordinator is parked with nothing to do (tests).
     var isParked: Bool { lock.withLock { state.parked != nil } }
 
@@ -246,8 +239,7 @@ final class LiveSearchCore<Source: LiveSearchSource>: @unchecked Sendable {
     /// Takes each newest query in turn: waits out its quiet period, cancels what it made
     /// stale, delivers the empty query's empty results, starts each search. Ends at `finish`.
     private func coordinate() async {
-        runningCoordinators.add(1)
-        defer { runningCoordinators.add(-1) }
+        defer { lock.withLock { state.coordinatorEnded = true } }
         while true {
             var stale: [Task<Void, Never>] = []
             let step: Step = lock.withLock {
