@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The text the tokens of one input share: the input's UTF-8 and its fold in one allocation,
 /// and the changes of shape between them (as ``OffsetMap`` records them) in a second one, made
 /// only when the fold changed the shape of something.
@@ -64,7 +72,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     static let padding = 64
 
     deinit {
-        header.changes?.deallocate()
+        free(header.changes)
         header.repairs?.deallocate()
     }
 
@@ -296,17 +304,19 @@ extension TokenText {
                              originalLength: originalEnd - unitStart, foldedLength: last.foldedLength, count: 1))
         }
 
+        /// Twice the room, by `realloc`: a large buffer grows in place (the pages are remapped),
+        /// so a text with millions of changes does not hold the old and the new buffer at once.
         private mutating func grow() {
-            let bigger = UnsafeMutablePointer<ChangeRun>.allocate(capacity: max(16, 2 * capacity))
-            if let base {
-                bigger.moveInitialize(from: base, count: count)
-                base.deallocate()
+            let bigger = max(16, 2 * capacity)
+            guard let raw = realloc(base, bigger * MemoryLayout<ChangeRun>.stride) else {
+                fatalError("out of memory for \(bigger) changes")
             }
-            base = bigger
-            capacity = max(16, 2 * capacity)
+            base = raw.bindMemory(to: ChangeRun.self, capacity: bigger)
+            capacity = bigger
         }
 
-        func deallocate() { base?.deallocate() }
+        /// Frees the buffer (unless a text took it).
+        func deallocate() { free(base) }
     }
 
     private struct Failure: Error {
