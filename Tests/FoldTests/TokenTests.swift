@@ -119,6 +119,42 @@ import Testing
         #expect(compared > 3_000, "only \(compared) texts compared")
     }
 
+    /// The window's classes (SSE2 on x86-64) are those of the portable eight-byte way, and
+    /// both are what each byte is: every byte value at every lane, and random windows.
+    @Test func asciiWindowClassesAreEveryBytesClasses() {
+        func expected(_ bytes: [UInt8]) -> (UInt64, UInt64, UInt64, UInt64) {
+            var r: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            for (k, b) in bytes.enumerated() {
+                let bit: UInt64 = 1 << UInt64(k)
+                if b >= 0x80 || b == 0x5F { r.0 |= bit }
+                if (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) { r.1 |= bit }
+                if (0x30...0x39).contains(b) { r.2 |= bit }
+                if b == 0x2E || b == 0x2C || b == 0x3B { r.3 |= bit }
+            }
+            return r
+        }
+        var rng = seededGenerator(0x5EE2)
+        var windows: [[UInt8]] = (0..<256).map { v in (0..<64).map { UInt8(truncatingIfNeeded: v &+ $0 &* 37) } }
+        windows += (0..<2_000).map { _ in (0..<64).map { _ in UInt8.random(in: 0...255, using: &rng) } }
+        var failures: [String] = []
+        for bytes in windows {
+            let e = expected(bytes)
+            bytes.withUnsafeBufferPointer { b in
+                let p = b.baseAddress!
+                for w in [WordBreaker.ASCIIWindow(p, 64, readable: 64), WordBreaker.ASCIIWindow.portable(p)]
+                where (w.undecided, w.letters, w.digits, w.joiners) != e {
+                    failures.append("\(bytes): \((w.undecided, w.letters, w.digits, w.joiners)), expected \(e)")
+                }
+                // The end of a text: a copy, nothing after `count`.
+                let w = WordBreaker.ASCIIWindow(p, 40, readable: 40), m: UInt64 = (1 << 40) - 1
+                if (w.undecided, w.letters, w.digits, w.joiners) != (e.0 & m, e.1 & m, e.2 & m, e.3 & m) {
+                    failures.append("\(bytes.prefix(40)) (40 bytes): \((w.undecided, w.letters, w.digits, w.joiners))")
+                }
+            }
+        }
+        expectNoFailures(failures, "windows")
+    }
+
     /// The scan for text that needs ICU skips code points by their lead byte when no code point
     /// with that lead needs ICU: every code point, alone and between letters, is still found.
     @Test func theScanForICUFindsEveryCodePointThatNeedsIt() {

@@ -1,3 +1,5 @@
+internal import CFoldSupport
+
 /// Fold's word boundaries on valid UTF-8 (a fold's output): UAX #29 word segmentation, the
 /// rules of ICU's word break iterator, with the decisions for search that the README's
 /// "Tokens" section lists:
@@ -147,40 +149,31 @@ enum WordBreaker {
 
         /// The classes of the `count` bytes at `p`: 64 are read when `readable` allows (the
         /// bytes after `count` only count as undecided, which the caller masks), else a copy.
+        /// SSE2 where the target has it (CFoldSupport), eight-byte words elsewhere.
         @inline(__always)
         init(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int) {
             if readable >= 64 {
-                let raw = UnsafeRawPointer(p)
-                for k in 0..<8 { add(raw.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self), at: 8 * k) }
+                self.init(cfold_ascii_classes64(p))
                 return
             }
             // The end of the text: a copy, zeros after it.
             var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &words) { $0.baseAddress!.copyMemory(from: p, byteCount: count) }
-            let used = (count + 7) >> 3
-            withUnsafeBytes(of: &words) { raw in
-                for k in 0..<used { add(raw.load(fromByteOffset: 8 * k, as: UInt64.self), at: 8 * k) }
+            self = withUnsafeMutableBytes(of: &words) { raw in
+                raw.baseAddress!.copyMemory(from: p, byteCount: count)
+                return ASCIIWindow(cfold_ascii_classes64(raw.baseAddress!.assumingMemoryBound(to: UInt8.self)))
             }
         }
 
-        /// Adds the eight bytes of `w` (first byte lowest) as bits `shift..<shift + 8`.
+        /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
+        /// SSE2 (the tests hold the SSE2 way to it).
+        static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
+
         @inline(__always)
-        private mutating func add(_ w: UInt64, at shift: Int) {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            // With each byte's high bit set, subtracting `lo` borrows from no other byte and
-            // leaves the high bit set exactly when the byte is at least `lo`.
-            let c = w | highs, ascii = ~w & highs
-            @inline(__always) func within(_ x: UInt64, _ lo: UInt64, _ hi: UInt64) -> UInt64 {
-                (x &- lo &* ones) & ~(x &- (hi + 1) &* ones) & ascii
-            }
-            // The high bit of each byte, gathered into eight bits (byte k to bit k).
-            @inline(__always) func gather(_ x: UInt64) -> UInt64 { ((x >> 7) &* 0x0102_0408_1020_4080) >> 56 }
-            let lowered = c | (0x20 &* ones)
-            undecided |= gather((w & highs) | within(c, 0x5F, 0x5F)) << UInt64(shift)
-            letters |= gather(within(lowered, 0x61, 0x7A)) << UInt64(shift)
-            digits |= gather(within(c, 0x30, 0x39)) << UInt64(shift)
-            // "," (2C) and "." (2E) are the bytes that become 2E with bit 1 set.
-            joiners |= gather(within(c | (0x02 &* ones), 0x2E, 0x2E) | within(c, 0x3B, 0x3B)) << UInt64(shift)
+        init(_ c: cfold_ascii_classes) {
+            undecided = c.undecided
+            letters = c.letters
+            digits = c.digits
+            joiners = c.joiners
         }
 
         /// The periods among `joiners` (read again: only a window with a joiner between two
