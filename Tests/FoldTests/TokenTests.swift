@@ -119,6 +119,38 @@ import Testing
         #expect(compared > 3_000, "only \(compared) texts compared")
     }
 
+    /// The per-scalar fold notes whether a code point that is not ASCII may need ICU's
+    /// iterator (from its quick word's bit), and the word breaker then looks only for "@": for
+    /// every code point of every preset, alone and between letters, the tokens are the words
+    /// the full scan finds in the fold (a quick word without its bit for a Thai letter, or a
+    /// path that does not set the flag, fails it).
+    @Test(arguments: FoldProfile.presets)
+    func theFoldsNoteOfCodePointsThatNeedICUIsRight(profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        var failures: [String] = []
+        var noted = 0
+        for value in UInt32(0x80)...0x1FFFF {
+            guard let c = Unicode.Scalar(value) else { continue }
+            for text in ["\(c)", "a\(c)b \(c)\(c)"] {
+                let tokens = folder.tokens(in: text)
+                if !tokens.text.mayNeedICU { noted += 1 }
+                let words = tokens.withFoldedUTF8 { WordBreaker.words(in: $0) }
+                let made = tokens.map(\.foldedUTF8Range)
+                if made != words { failures.append("\(codePointName(value)) in \(text.debugDescription): \(made), the fold's words \(words)") }
+            }
+            // The bit itself: a quick word says whether its fold holds such a code point.
+            if value < 0x10000, profile == .search {
+                let q = folder.engine.fastTable.quickWord(value)
+                if q.isPresent {
+                    let holds = folder.fold(String(c)).unicodeScalars.contains { WordBreakTable.shared($0.value) == .slow }
+                    if q.needsWordDictionary != holds { failures.append("\(codePointName(value)): quick word says \(q.needsWordDictionary)") }
+                }
+            }
+        }
+        expectNoFailures(failures, "code points")
+        #expect(noted > 10_000, "the fold noted only \(noted) texts free of code points that need ICU")
+    }
+
     /// The window's classes (SSE2 on x86-64) are those of the portable eight-byte way, and
     /// both are what each byte is: every byte value at every lane, and random windows.
     @Test func asciiWindowClassesAreEveryBytesClasses() {

@@ -163,14 +163,17 @@ final class FastTable: @unchecked Sendable {
                         guard let scalar = Unicode.Scalar(value) else { continue }
                         var packed: UInt32 = 0
                         for (k, unit) in UTF8.encode(scalar)!.enumerated() { packed |= UInt32(unit) << (8 * k) }
-                        word = QuickWord(bytes: packed, count: UTF8.width(scalar), identity: true, oneScalar: true, trailingClass: last[low])
+                        word = QuickWord(bytes: packed, count: UTF8.width(scalar), identity: true, oneScalar: true, trailingClass: last[low],
+                                         needsWordDictionary: WordBreakTable.classify(value) == .slow)
                     } else {
                         let entry = FastEntry(raw: e)
                         guard entry.length >= 1 && entry.length <= 4 else { continue }
                         var packed: UInt32 = 0
                         for k in 0..<entry.length { packed |= UInt32(bytes[entry.offset + k]) << (8 * k) }
                         let width = UTF8Decoder.sequenceLength(lead: bytes[entry.offset])
-                        word = QuickWord(bytes: packed, count: entry.length, identity: false, oneScalar: width == entry.length, trailingClass: last[low])
+                        let folded = String(decoding: bytes[entry.offset..<(entry.offset + entry.length)], as: UTF8.self)
+                        word = QuickWord(bytes: packed, count: entry.length, identity: false, oneScalar: width == entry.length, trailingClass: last[low],
+                                         needsWordDictionary: folded.unicodeScalars.contains { WordBreakTable.classify($0.value) == .slow })
                     }
                     Atomics.storeRelaxed(quick + Int(value), word.raw)
                 }
@@ -179,6 +182,13 @@ final class FastTable: @unchecked Sendable {
         }
         page.deallocate()
         return Atomics.loadAcquire(slots + index)!
+    }
+
+    /// The quick word of a BMP code point, its page built first (absent when its fold is not
+    /// simple).
+    func quickWord(_ value: UInt32) -> QuickWord {
+        _ = page(Int(value >> 8))
+        return QuickWord(raw: Atomics.loadRelaxed(quick + Int(value)))
     }
 
     /// The composition of the kana `starter` (as folded) with the code point `value` that
@@ -254,6 +264,7 @@ final class FastTable: @unchecked Sendable {
 /// | 32-35 | how many of them                                                |
 /// | 36    | identity: the code point folds to itself                        |
 /// | 37    | one scalar: the fold is a single scalar                         |
+/// | 38    | the fold holds a code point the tokenizer hands to ICU (``WordBreakTable/Class/slow``) |
 /// | 40-47 | the combining class that ends the fold once decomposed          |
 /// | 63    | present (0 for the whole word: not simple, or page not built)   |
 struct QuickWord {
@@ -262,16 +273,17 @@ struct QuickWord {
     static let presentBit: UInt64 = 1 << 63
     static let identityBit: UInt64 = 1 << 36
     static let oneScalarBit: UInt64 = 1 << 37
+    static let needsWordDictionaryBit: UInt64 = 1 << 38
     static let countShift: UInt64 = 32
     static let classShift: UInt64 = 40
     static let classMask: UInt64 = 0xFF << 40
 
     @inline(__always) init(raw: UInt64) { self.raw = raw }
 
-    init(bytes: UInt32, count: Int, identity: Bool, oneScalar: Bool, trailingClass: UInt8) {
+    init(bytes: UInt32, count: Int, identity: Bool, oneScalar: Bool, trailingClass: UInt8, needsWordDictionary: Bool = false) {
         raw = Self.presentBit | UInt64(bytes) | UInt64(count) << Self.countShift
             | (identity ? Self.identityBit : 0) | (oneScalar ? Self.oneScalarBit : 0)
-            | UInt64(trailingClass) << Self.classShift
+            | UInt64(trailingClass) << Self.classShift | (needsWordDictionary ? Self.needsWordDictionaryBit : 0)
     }
 
     /// An ASCII byte that folds to one ASCII byte (the bytes are stored separately).
@@ -281,6 +293,10 @@ struct QuickWord {
     @inline(__always) var bytes: UInt32 { UInt32(truncatingIfNeeded: raw) }
     @inline(__always) var count: Int { Int(truncatingIfNeeded: (raw >> Self.countShift) & 0xF) }
     @inline(__always) var isOneScalar: Bool { raw & Self.oneScalarBit != 0 }
+    /// Its fold holds a code point whose text the tokenizer segments with ICU's iterator
+    /// (a dictionary script, ZWJ, ...): the per-scalar fold of the tokens notes it as it goes,
+    /// so a text without one skips the scan for them.
+    @inline(__always) var needsWordDictionary: Bool { raw & Self.needsWordDictionaryBit != 0 }
     @inline(__always) var trailingClass: UInt8 { UInt8(truncatingIfNeeded: raw >> Self.classShift) }
     /// One scalar of class 0: a starter the next code point may compose with.
     @inline(__always) var isSingleStarter: Bool { raw & (Self.oneScalarBit | Self.classMask) == Self.oneScalarBit }

@@ -29,6 +29,11 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         /// is longer than the original up to there. Owned; nil otherwise.
         var repairs: UnsafeMutablePointer<Repair>? = nil
         var repairCount = 0
+        /// Whether the fold may hold a code point that is not ASCII and whose text the word
+        /// breaker hands to ICU (``WordBreakTable/Class/slow``): false when the per-scalar fold
+        /// saw every such code point's quick word say it holds none, so the word breaker scans
+        /// the fold only for the one ASCII code point of that class ("@").
+        var mayNeedICU = true
     }
 
     /// A U+FFFD that replaced invalid input bytes (``Header/repairs``).
@@ -85,6 +90,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     // The elements: the original, then the fold.
     private var elements: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToElements { $0 } }
     var changeCount: Int { header.changeCount }
+    var mayNeedICU: Bool { header.mayNeedICU }
     var originalUTF8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: elements, count: header.originalCount) }
     @usableFromInline
     var foldedUTF8: UnsafeBufferPointer<UInt8> {
@@ -222,7 +228,8 @@ extension TokenText {
         while true {
             let text = allocate(original: utf8, foldCapacity: capacity)
             var changes = ChangeLog()
-            guard let written = fill(src, n, text.foldBase, capacity, &changes, engine) else {
+            var mayNeedICU = false
+            guard let written = fill(src, n, text.foldBase, capacity, &changes, &mayNeedICU, engine) else {
                 changes.deallocate()
                 capacity = FoldEngine.expandedCapacity(n)
                 continue
@@ -230,6 +237,7 @@ extension TokenText {
             switch written {
             case .success(let o):
                 text.finish(foldedCount: o, changes: changes.base, changeCount: changes.count)
+                text.header.mayNeedICU = mayNeedICU
                 return .made(text)
             case .failure(let failure):
                 changes.deallocate()
@@ -325,9 +333,11 @@ extension TokenText {
     }
 
     /// The loop of ``perScalar``: the fold's length (the changes in `changes`), a failure, or
-    /// nil when the fold outgrew `capacity`.
+    /// nil when the fold outgrew `capacity`. `mayNeedICU` is set when a code point that is not
+    /// ASCII was written other than by a quick word, or by one that holds a code point the
+    /// word breaker hands to ICU (``TokenText/Header/mayNeedICU``).
     private static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
-                             _ changes: inout ChangeLog, _ engine: FoldEngine) -> Result<Int, Failure>? {
+                             _ changes: inout ChangeLog, _ mayNeedICU: inout Bool, _ engine: FoldEngine) -> Result<Int, Failure>? {
         let table = engine.fastTable
         let quick = table.quick, asciiMap = table.asciiMap
         let caseOnly = table.asciiCaseOnly, swar = caseOnly || table.asciiIdentity
@@ -339,6 +349,10 @@ extension TokenText {
         // Where the last unit written starts, in the fold and in the input: a code point that
         // folds to nothing joins it.
         var unitOut = -1, unitIn = -1
+        // The quick words written, or-ed (for their needsWordDictionary bit); other code points
+        // that are not ASCII set it outright.
+        var quickWords: UInt64 = 0
+        defer { mayNeedICU = mayNeedICU || QuickWord(raw: quickWords).needsWordDictionary }
         while i < n {
             // ASCII: eight bytes at a time when only A-Z change, else byte by byte.
             let runStart = i
@@ -409,6 +423,7 @@ extension TokenText {
                 var length = length
                 run: while true {
                     UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
+                    quickWords |= q.raw
                     if !(q.isOneScalar && q.count == length) {
                         changes.appendUnit(o, q.count, i, length)
                     }
@@ -445,6 +460,7 @@ extension TokenText {
             if composes && kanaIn >= 0,
                let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(out + o - 3).loadUnaligned(as: UInt32.self)), c) {
                 // ｶﾞ → ガ, か + U+3099 → が: one unit from the kana and its mark.
+                mayNeedICU = true
                 UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
                 if changes.lastUnitFoldedStart == o - 3 {
                     changes.extendLastUnit(toOriginalEnd: i + length)
@@ -479,6 +495,7 @@ extension TokenText {
             let bytes = e.isIdentity ? src + i : slot.foldBytes
             let count = e.isIdentity ? length : e.length
             guard o + count <= capacity else { return nil }
+            mayNeedICU = true
             (out + o).update(from: bytes, count: count)
             if !(e.isIdentity || (count == length && UTF8Decoder.sequenceLength(lead: bytes[0]) == count)) {
                 changes.appendUnit(o, count, i, length)

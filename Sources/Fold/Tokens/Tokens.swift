@@ -231,6 +231,7 @@ public struct Tokens: Sequence, Sendable {
             changeCount = text.changeCount
             repairs = text.header.repairs.map { UnsafePointer($0) }
             repairCount = text.header.repairCount
+            words.onlyASCIIMayNeedICU = !text.mayNeedICU
             // Repaired input (rare) takes the one-token path too: its offsets are mapped.
             self.wide = wide || repairCount > 0 || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
         }

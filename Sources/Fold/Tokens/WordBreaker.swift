@@ -1,4 +1,11 @@
 internal import CFoldSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Fold's word boundaries on valid UTF-8 (a fold's output): UAX #29 word segmentation, the
 /// rules of ICU's word break iterator, with the decisions for search that the README's
@@ -52,6 +59,9 @@ enum WordBreaker {
         var position = 0
         /// Whether the text was checked for code points that need ICU.
         var checked = false
+        /// The text's code points that are not ASCII are known not to need ICU (the per-scalar
+        /// fold saw their quick words): only "@" is looked for.
+        var onlyASCIIMayNeedICU = false
         /// ICU's words, when the text needs them.
         var dictionaryWords: [Range<Int>]? = nil
         var next = 0
@@ -73,7 +83,7 @@ enum WordBreaker {
                                 _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
                 checked = true
-                if needsICU(utf8) { dictionaryWords = referenceWords(in: utf8) }
+                if onlyASCIIMayNeedICU ? containsAt(utf8) : needsICU(utf8) { dictionaryWords = referenceWords(in: utf8) }
             }
             if let words = dictionaryWords {
                 let end = Swift.min(words.count, next + max)
@@ -129,6 +139,13 @@ enum WordBreaker {
             i += length
         }
         return false
+    }
+
+    /// Whether `utf8` holds "@", the one ASCII code point of class ``WordBreakTable/Class/slow``
+    /// (the tests check it is the one).
+    static func containsAt(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = utf8.baseAddress else { return false }
+        return memchr(p, 0x40, utf8.count) != nil
     }
 
     // MARK: The fast path, 64 ASCII bytes at a time
