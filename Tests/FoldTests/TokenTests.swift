@@ -359,7 +359,10 @@ import Testing
         var rng = seededGenerator(0x70C5)
         let pieces = ["a", "Z", " ", ".", "'", "é", "È", "ß", "ﬁ", "½", "Æ", "ø", "Ł", "ő", "Ω", "ά", "Ж", "ё", "東", "か", "ｶ", "ﾞ", "ﾟ",
                       "\u{3099}", "ハ", "한", "™", "…", "\u{FDFA}", "ǅ", "İ", "0", "9", "😀", "𝐀", "\t", "@", "\u{301}", "\u{323}",
-                      "\u{AD}", "\u{200B}", "\u{345}", "ᾳ", "ᄀ", "\u{1161}", "क", "\u{93C}", "\u{94D}"]
+                      "\u{AD}", "\u{200B}", "\u{345}", "ᾳ", "ᄀ", "\u{1161}", "क", "\u{93C}", "\u{94D}",
+                      // ASCII runs of eight bytes and more between the others (read eight at a time
+                      // after a quick word), one with a control byte in it.
+                      "Quick brown ", "ABCDEFGHIJKLMNOP", "plain\ttext ", "abcdefgh"]
         var failures: [String] = []
         var used = 0
         for _ in 0..<3000 {

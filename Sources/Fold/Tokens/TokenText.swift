@@ -434,7 +434,23 @@ extension TokenText {
                     i &+= length
                     guard i &+ 4 <= n, o &+ 9 <= capacity else { break }
                     var w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
-                    if w & 0x80 == 0 {
+                    if swar {
+                        // Plain ASCII between them eight bytes at a time, as the fast fold
+                        // does (the words between accented letters); a control byte goes to
+                        // the outer loop.
+                        while w & 0x80 == 0 {
+                            guard i &+ 8 <= n, o &+ 8 <= capacity else { break run }
+                            let k = FoldEngine.asciiStep(src + i, out + o, caseOnly: caseOnly)
+                            guard k != 0 else { break run }
+                            i &+= k
+                            o &+= k
+                            kanaIn = -1
+                            unitOut = o &- 1
+                            unitIn = i &- 1
+                            guard i &+ 4 <= n, o &+ 9 <= capacity else { break run }
+                            w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                        }
+                    } else if w & 0x80 == 0 {
                         // One byte of ASCII before a byte that is not (a space between words);
                         // longer ASCII goes to the outer loop, eight bytes at a time.
                         guard w & 0x8000 != 0 else { break }
