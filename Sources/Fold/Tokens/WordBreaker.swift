@@ -388,6 +388,27 @@ enum WordBreaker {
                         continue run
                     }
                 }
+                // Two- and three-byte letters and digits one after another (Greek, Cyrillic,
+                // Hebrew, ...) with no mark after them, which the lead byte of the next code
+                // point tells: no unit to gather.
+                let multi = runEnd
+                while runEnd &+ 4 <= n {
+                    let b0 = UInt32(p[runEnd])
+                    guard b0 >= 0xC2 && b0 < 0xF0 else { break }
+                    let three = b0 >= 0xE0
+                    let c = three ? (b0 & 0x0F) << 12 | UInt32(p[runEnd &+ 1] & 0x3F) << 6 | UInt32(p[runEnd &+ 2] & 0x3F)
+                                  : (b0 & 0x1F) << 6 | UInt32(p[runEnd &+ 1] & 0x3F)
+                    let d = table(c)
+                    guard d == .letter || d == .hebrewLetter || d == .numeric else { break }
+                    let end = runEnd &+ (three ? 3 : 2)
+                    guard p[end] < 0x80 || !table.mayBeExtend(lead: p[end]) else { break }
+                    last = d
+                    runEnd = end
+                }
+                if runEnd > multi {
+                    hasWord = true
+                    continue run
+                }
                 let (d, dEnd) = unit(p, runEnd, n, table)
                 switch d {
                 case .letter, .hebrewLetter, .numeric:
