@@ -133,15 +133,18 @@ final class FastTable: @unchecked Sendable {
                 let tail = (try? ICU.decompose(out.last!.scalar, compatibility: false))?.last ?? out.last!.scalar
                 last[low] = ICU.combiningClass(tail)
             }
+            // Whether the tokenizer hands text with the fold to ICU (said after `plain`, which
+            // it does not touch).
+            let dictionary = out.contains { WordBreakTable.classify($0.scalar) == .slow } ? FastEntry.needsWordDictionary : 0
             if out.count == 1 && out[0].scalar == value {
                 let isPlain = flags == 0 && first[low] == 0 && last[low] == 0
-                entries[low] = flags | FastEntry.identity | (isPlain ? FastEntry.plain : 0)
+                entries[low] = flags | FastEntry.identity | (isPlain ? FastEntry.plain : 0) | dictionary
                 continue
             }
             var utf8: [UInt8] = []
             for e in out { utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(e.scalar)!)!) }
             if utf8.count > 255 { flags |= FastEntry.general; utf8 = [] }
-            entries[low] = FastEntry(offset: bytes.count, length: utf8.count, flags: flags).raw
+            entries[low] = FastEntry(offset: bytes.count, length: utf8.count, flags: flags | dictionary).raw
             bytes += utf8
         }
         bytes += [UInt8](repeating: 0, count: 8)  // padding: the fast path copies 8 bytes at a time
@@ -164,16 +167,15 @@ final class FastTable: @unchecked Sendable {
                         var packed: UInt32 = 0
                         for (k, unit) in UTF8.encode(scalar)!.enumerated() { packed |= UInt32(unit) << (8 * k) }
                         word = QuickWord(bytes: packed, count: UTF8.width(scalar), identity: true, oneScalar: true, trailingClass: last[low],
-                                         needsWordDictionary: WordBreakTable.classify(value) == .slow)
+                                         needsWordDictionary: e & FastEntry.needsWordDictionary != 0)
                     } else {
                         let entry = FastEntry(raw: e)
                         guard entry.length >= 1 && entry.length <= 4 else { continue }
                         var packed: UInt32 = 0
                         for k in 0..<entry.length { packed |= UInt32(bytes[entry.offset + k]) << (8 * k) }
                         let width = UTF8Decoder.sequenceLength(lead: bytes[entry.offset])
-                        let folded = String(decoding: bytes[entry.offset..<(entry.offset + entry.length)], as: UTF8.self)
                         word = QuickWord(bytes: packed, count: entry.length, identity: false, oneScalar: width == entry.length, trailingClass: last[low],
-                                         needsWordDictionary: folded.unicodeScalars.contains { WordBreakTable.classify($0.value) == .slow })
+                                         needsWordDictionary: entry.has(FastEntry.needsWordDictionary))
                     }
                     Atomics.storeRelaxed(quick + Int(value), word.raw)
                 }
@@ -308,7 +310,7 @@ struct QuickWord {
 /// |-------|-----------------------------------------------------------|
 /// | 0-15  | offset of its fold in the page's bytes                    |
 /// | 16-23 | the fold's length in bytes (0: it folds to nothing)       |
-/// | 24-28 | flags: general, backward, identity, plain, tail (below)   |
+/// | 24-29 | flags: general, backward, identity, plain, tail, needsWordDictionary (below) |
 struct FastEntry {
     var raw: UInt32
 
@@ -324,6 +326,9 @@ struct FastEntry {
     /// ᾂ holds U+0345), so it takes the general path; but it starts with a starter that nothing
     /// before it touches, so a segment may start or end just before it.
     static let tail: UInt32 = 1 << 28
+    /// Its fold holds a code point whose text the tokenizer segments with ICU's iterator
+    /// (``WordBreakTable/Class/slow``): the tokens' per-scalar fold notes it.
+    static let needsWordDictionary: UInt32 = 1 << 29
 
     @inline(__always) init(raw: UInt32) { self.raw = raw }
     init(offset: Int, length: Int, flags: UInt32) { raw = UInt32(offset) | UInt32(length) << 16 | flags }

@@ -333,9 +333,9 @@ extension TokenText {
     }
 
     /// The loop of ``perScalar``: the fold's length (the changes in `changes`), a failure, or
-    /// nil when the fold outgrew `capacity`. `mayNeedICU` is set when a code point that is not
-    /// ASCII was written other than by a quick word, or by one that holds a code point the
-    /// word breaker hands to ICU (``TokenText/Header/mayNeedICU``).
+    /// nil when the fold outgrew `capacity`. `mayNeedICU` is set when the fold of a code point
+    /// written holds a code point the word breaker hands to ICU (its quick word or its entry
+    /// says so), and when kana and a voicing mark compose (``TokenText/Header/mayNeedICU``).
     private static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
                              _ changes: inout ChangeLog, _ mayNeedICU: inout Bool, _ engine: FoldEngine) -> Result<Int, Failure>? {
         let table = engine.fastTable
@@ -349,8 +349,8 @@ extension TokenText {
         // Where the last unit written starts, in the fold and in the input: a code point that
         // folds to nothing joins it.
         var unitOut = -1, unitIn = -1
-        // The quick words written, or-ed (for their needsWordDictionary bit); other code points
-        // that are not ASCII set it outright.
+        // The quick words written, or-ed (for their needsWordDictionary bit); the other code
+        // points written set it from their entries.
         var quickWords: UInt64 = 0
         defer { mayNeedICU = mayNeedICU || QuickWord(raw: quickWords).needsWordDictionary }
         while i < n {
@@ -511,7 +511,7 @@ extension TokenText {
             let bytes = e.isIdentity ? src + i : slot.foldBytes
             let count = e.isIdentity ? length : e.length
             guard o + count <= capacity else { return nil }
-            mayNeedICU = true
+            if e.has(FastEntry.needsWordDictionary) { mayNeedICU = true }
             (out + o).update(from: bytes, count: count)
             if !(e.isIdentity || (count == length && UTF8Decoder.sequenceLength(lead: bytes[0]) == count)) {
                 changes.appendUnit(o, count, i, length)
