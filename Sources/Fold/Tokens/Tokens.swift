@@ -353,10 +353,17 @@ extension Folder {
     /// let tokens = try Folder().tokens(inUTF8: Array("Crème brûlée".utf8))
     /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<15]
     /// ```
+    @inlinable
     public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
-        let made = bytes.withContiguousStorageIfAvailable { tokenText($0) }
-            ?? Array(bytes).withUnsafeBufferPointer { tokenText($0) }
-        return Tokens(try made.get())
+        // Inlinable, so the caller's specialization calls straight into the non-generic part.
+        if let made = bytes.withContiguousStorageIfAvailable({ tokensOfValidUTF8($0) }) { return try made.get() }
+        return try Array(bytes).withUnsafeBufferPointer { tokensOfValidUTF8($0) }.get()
+    }
+
+    /// The tokens of `utf8`, or where it stops being valid UTF-8.
+    @usableFromInline
+    func tokensOfValidUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<Tokens, InvalidUTF8Error> {
+        tokenText(utf8).map { Tokens($0) }
     }
 
     /// The tokens of UTF-8 bytes that may not be valid: each maximal ill-formed subsequence
