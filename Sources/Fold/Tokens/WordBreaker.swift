@@ -60,7 +60,8 @@ enum WordBreaker {
         /// Whether the text was checked for code points that need ICU.
         var checked = false
         /// The text's code points that are not ASCII are known not to need ICU (the per-scalar
-        /// fold saw their quick words): only "@" is looked for.
+        /// fold read it off the quick word or table entry of each code point it folded): only
+        /// "@" is looked for.
         var onlyASCIIMayNeedICU = false
         /// ICU's words, when the text needs them.
         var dictionaryWords: [Range<Int>]? = nil
