@@ -31,8 +31,9 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         var repairCount = 0
         /// Whether the fold may hold a code point that is not ASCII and whose text the word
         /// breaker hands to ICU (``WordBreakTable/Class/slow``): false when the per-scalar fold
-        /// saw every such code point's quick word say it holds none, so the word breaker scans
-        /// the fold only for the one ASCII code point of that class ("@").
+        /// read off the quick word or table entry of every code point it folded that none of
+        /// their folds holds one, so the word breaker scans the fold only for the one ASCII
+        /// code point of that class ("@"). True for text made by the general path.
         var mayNeedICU = true
     }
 
