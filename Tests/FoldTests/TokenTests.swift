@@ -151,6 +151,30 @@ import Testing
         #expect(noted > 10_000, "the fold noted only \(noted) texts free of code points that need ICU")
     }
 
+    /// Letters of two bytes are taken two at a time from one load (Greek, Cyrillic words): the
+    /// bit table says letter exactly for the table's letters, and every code point of two
+    /// bytes, in runs of even and odd length, before a mark and between other letters, gives
+    /// ICU's words (dropping the mark check after a pair fails it, checked).
+    @Test func twoByteLettersInPairsGiveICUsWords() {
+        let table = WordBreakTable.shared
+        var failures: [String] = []
+        var compared = 0
+        for value in UInt32(0x80)..<0x800 {
+            guard let c = Unicode.Scalar(value) else { continue }
+            if table.isTwoByteLetter(value) != (table(value) == .letter) {
+                failures.append("\(codePointName(value)): bit \(table.isTwoByteLetter(value)), class \(table(value))")
+            }
+            let s = String(c)
+            let text = "x\(s)\(s)\(s)\(s)\(s) \(s)\(s)\(s)\(s)\u{301}\(s)\(s) \u{416}\(s)\u{416}\u{416}\(s)\u{5B0} \u{3B1}\u{3B2}\(s)\(s)."
+            guard !Self.needsICU(text), !Self.marksAfterICUQuirk(text) else { continue }
+            compared += 1
+            let fast = Self.fast(text), r = Self.reference(text)
+            if fast != r { failures.append("\(codePointName(value)): fast \(fast), ICU \(r)") }
+        }
+        expectNoFailures(failures, "code points")
+        #expect(compared > 1_500, "only \(compared) code points compared")
+    }
+
     /// The window's classes (SSE2 on x86-64) are those of the portable eight-byte way, and
     /// both are what each byte is: every byte value at every lane, and random windows.
     @Test func asciiWindowClassesAreEveryBytesClasses() {

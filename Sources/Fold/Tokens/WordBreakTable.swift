@@ -129,6 +129,12 @@ struct WordBreakTable: @unchecked Sendable {
         }
         slowLeads = leads(of: .slow)
         extendLeads = leads(of: .extend)
+        let letters = UnsafeMutablePointer<UInt64>.allocate(capacity: 32)
+        letters.initialize(repeating: 0, count: 32)
+        for c in 0x80..<0x800 where stage2[Int(stage1[c >> 7]) << 7 | c & 127] == Class.letter.rawValue {
+            letters[c >> 6] |= 1 << UInt64(c & 63)
+        }
+        twoByteLetters = UnsafePointer(letters)
         let s1 = UnsafeMutablePointer<UInt16>.allocate(capacity: stage1.count)
         s1.initialize(from: stage1, count: stage1.count)
         let s2 = UnsafeMutablePointer<UInt8>.allocate(capacity: stage2.count)
@@ -143,6 +149,14 @@ struct WordBreakTable: @unchecked Sendable {
     private let slowLeads: UnsafePointer<Bool>
 
     private let extendLeads: UnsafePointer<Bool>
+
+    /// One bit per code point below U+0800: set for class ``Class/letter`` (Latin, Greek,
+    /// Cyrillic, Armenian, ... letters of two UTF-8 bytes).
+    private let twoByteLetters: UnsafePointer<UInt64>
+
+    /// Whether `c` (below U+0800) is of class ``Class/letter``.
+    @inline(__always)
+    func isTwoByteLetter(_ c: UInt32) -> Bool { (twoByteLetters[Int(c >> 6)] >> UInt64(c & 63)) & 1 != 0 }
 
     /// Whether some code point that starts with `lead` is of class ``Class/extend`` (a letter
     /// of Greek, Cyrillic or CJK after another: no).

@@ -393,6 +393,17 @@ enum WordBreaker {
                 // Hebrew, ...) with no mark after them, which the lead byte of the next code
                 // point tells: no unit to gather.
                 let multi = runEnd
+                // Two letters of two bytes each at a time (Greek, Cyrillic words) from one load.
+                while runEnd &+ 5 <= n {
+                    let w = UnsafeRawPointer(p + runEnd).loadUnaligned(as: UInt32.self)
+                    guard w & 0xC0E0_C0E0 == 0x80C0_80C0 else { break }
+                    let first = (w & 0x1F) << 6 | (w >> 8) & 0x3F, second = (w >> 10) & 0x7C0 | (w >> 24) & 0x3F
+                    guard table.isTwoByteLetter(first) && table.isTwoByteLetter(second) else { break }
+                    let after = p[runEnd &+ 4]
+                    guard after < 0x80 || !table.mayBeExtend(lead: after) else { break }
+                    last = .letter
+                    runEnd &+= 4
+                }
                 while runEnd &+ 4 <= n {
                     let b0 = UInt32(p[runEnd])
                     guard b0 >= 0xC2 && b0 < 0xF0 else { break }
