@@ -356,13 +356,13 @@ extension Folder {
     @inlinable
     public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
         // Inlinable, so the caller's specialization calls straight into the non-generic part.
-        if let made = bytes.withContiguousStorageIfAvailable({ tokensOfValidUTF8($0) }) { return try made.get() }
-        return try Array(bytes).withUnsafeBufferPointer { tokensOfValidUTF8($0) }.get()
+        if let made = bytes.withContiguousStorageIfAvailable({ tokensOfUTF8($0) }) { return try made.get() }
+        return try Array(bytes).withUnsafeBufferPointer { tokensOfUTF8($0) }.get()
     }
 
     /// The tokens of `utf8`, or where it stops being valid UTF-8.
     @usableFromInline
-    func tokensOfValidUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<Tokens, InvalidUTF8Error> {
+    func tokensOfUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<Tokens, InvalidUTF8Error> {
         tokenText(utf8).map { Tokens($0) }
     }
 
