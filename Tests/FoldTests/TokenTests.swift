@@ -434,6 +434,42 @@ import Testing
         expectNoFailures(failures, "texts")
     }
 
+    /// The words an ASCII window decides are handed out straight from its bit masks (up to the
+    /// first word it does not decide, which the batch takes), with one shift for all of them
+    /// when no change of shape lies among them: the same tokens as one at a time, on texts that
+    /// cross windows (words cut by a window's end, joiners at its edges, a text that ends with
+    /// a window, changes of shape inside and between words). Taking every run of the window,
+    /// or one shift across a change, fails it.
+    @Test func windowMasksGiveTheSameTokensAsOneAtATime() throws {
+        let folder = try Folder(.search)
+        var rng = seededGenerator(0x70C9)
+        let pieces: [String] = ["a", "Z", "word", "Longerword", "x7", "7", "3.14", "1,000", ".", ",", ";", ":", "'", "_", "-", " ", " ",
+                                " ", "\n", "e.g.", "U.S.A.", "a_b", "é", "E\u{301}", "ß", "ﬁ", "’", "Ｗ", "\u{AD}", "\u{391}",
+                                "\u{4E00}", "\u{3042}", "…", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxy"]
+        var failures: [String] = []
+        var texts: [String] = []
+        for k in 0..<4_000 {
+            let count = k % 3 == 0 ? Int.random(in: 1...12, using: &rng) : Int.random(in: 20...240, using: &rng)
+            texts.append((0..<count).map { _ in pieces.randomElement(using: &rng)! }.joined())
+        }
+        // Texts of exactly one and two windows, and one byte either side, ending in a word.
+        for length in [63, 64, 65, 127, 128, 129] {
+            texts.append(String(repeating: "ab ", count: length / 3) + String(repeating: "c", count: length % 3 == 0 ? 1 : length % 3))
+            texts.append(String(repeating: "x", count: length))
+            texts.append(String(repeating: "1.", count: length / 2) + "1")
+        }
+        for text in texts {
+            let tokens = folder.tokens(in: text)
+            var one = Tokens.Iterator(tokens.text, wide: true), oneAtATime: [Token] = []
+            while let t = one.next() { oneAtATime.append(t) }
+            let masked = Array(tokens)
+            if masked != oneAtATime || masked.map(\.index) != Array(masked.indices) {
+                failures.append("\(codePoints(text)): \(masked) is not \(oneAtATime)")
+            }
+        }
+        expectNoFailures(failures, "texts")
+    }
+
     /// The per-scalar fold keeps its changes as runs of units of the same shape: a long run of
     /// é, of decomposed é, of fullwidth letters or of halfwidth voiced kana is a few runs, not one
     /// change per character (a 40 MB line of é took over a gigabyte), and every range is right.

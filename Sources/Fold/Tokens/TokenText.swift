@@ -180,6 +180,17 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
             return start..<end
         }
 
+        /// Whether no change lies in `start..<end` of the fold (after the bytes looked up so
+        /// far); the cursor then moves to `start`, and `delta` maps every byte of the range.
+        @inline(__always)
+        mutating func hasNoChange(inFolded start: Int, _ end: Int, changes: UnsafePointer<ChangeRun>, count: Int) -> Bool {
+            while next < count && changes[next].foldedEnd <= start {
+                delta = changes[next].originalEnd - changes[next].foldedEnd
+                next += 1
+            }
+            return next == count || changes[next].foldedStart >= end
+        }
+
         /// The start (or the end) in the original of the unit that holds folded byte `p`.
         @inline(__always)
         private mutating func originalOffset(of p: Int, _ changes: UnsafePointer<ChangeRun>, _ count: Int, end: Bool) -> Int {

@@ -106,15 +106,17 @@ struct FoldedWord: Sendable, Hashable {
             return
         }
         self.text = nil
-        // Two loads and a mask: the fold is followed by at least 16 bytes of padding.
+        // Two loads and two masks, without a branch on the length (words of under and over
+        // eight bytes alternate): the fold is followed by at least 16 bytes of padding.
         let p = UnsafeRawPointer(base + start)
-        let first = p.loadUnaligned(as: UInt64.self), second = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        if count >= 8 {
-            low = first
-            high = count == 16 ? second : second & ((1 &<< UInt64(8 &* (count &- 8))) &- 1)
-        } else {
-            low = first & ((1 &<< UInt64(8 &* count)) &- 1)
-        }
+        low = p.loadUnaligned(as: UInt64.self) & Self.firstBytes(Swift.min(count, 8))
+        high = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & Self.firstBytes(Swift.max(count &- 8, 0))
+    }
+
+    /// The mask of the first `k` bytes of a word (0 ... 8): two shifts, so that 8 needs no branch.
+    @inlinable @inline(__always)
+    static func firstBytes(_ k: Int) -> UInt64 {
+        ~(((~0 as UInt64) &<< UInt64(truncatingIfNeeded: 4 &* k)) &<< UInt64(truncatingIfNeeded: 4 &* k))
     }
 
     @inlinable @inline(__always)
@@ -198,54 +200,29 @@ public struct Tokens: Sequence, Sendable {
     /// while let token = it.next() { print(token.folded) }
     /// ```
     public struct Iterator: IteratorProtocol, Sendable {
-        @usableFromInline typealias Batch = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
         @usableFromInline nonisolated(unsafe) let text: TokenText
-        // `text`'s fold and changes, valid while `text` (held above) lives.
-        @usableFromInline nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
-        nonisolated(unsafe) let changes: UnsafePointer<TokenText.ChangeRun>
-        let changeCount: Int
-        let table = WordBreakTable.shared
-        var words = WordBreaker.Cursor()
-        var cursor = TokenText.Cursor()
-        /// The next tokens, found a batch at a time: folded start, folded end, original start,
-        /// original end of each (as UInt32: a text of 4 GB or more takes `wide` instead).
-        @usableFromInline var batch: Batch = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        @usableFromInline var batchCount = 0
-        /// The repairs of a text decoded with them (``Folder/tokens(decoding:)``), and the
-        /// positions among them of the last start and end mapped (the starts only grow, and so
-        /// do the ends).
-        nonisolated(unsafe) let repairs: UnsafePointer<TokenText.Repair>?
-        let repairCount: Int
-        var repairOfStart = (next: 0, shift: 0), repairOfEnd = (next: 0, shift: 0)
-        /// A text of 4 GB or more, or repaired input: one token at a time, in `single`.
-        @usableFromInline let wide: Bool
-        @usableFromInline var single = (0, 0, 0, 0)
-        @usableFromInline var batchNext = 0
+        /// The fold's first byte, valid while `text` (held above) lives.
+        @usableFromInline nonisolated(unsafe) let base: UnsafePointer<UInt8>
+        /// What finds the words: the only part of the iterator whose address a call takes, so
+        /// that the rest (the mask below) stays in registers in the caller's loop.
+        @usableFromInline var finder: Finder
         @usableFromInline var index = 0
+        /// The words of an ASCII window that the window decided, after the batch's: a bit at
+        /// each one's first byte of the fold (`maskStarts`) and at the byte after its last
+        /// (`maskEnds`), bit 0 at `maskBase`. Handed out straight from the bits.
+        @usableFromInline var maskStarts: UInt64 = 0
+        @usableFromInline var maskEnds: UInt64 = 0
+        @usableFromInline var maskBase = 0
+        /// Original offset minus folded offset for every word of the mask, when no change of
+        /// shape lies among them (`maskShifts`); otherwise the finder looks each one up.
+        @usableFromInline var maskShift = 0
+        @usableFromInline var maskShifts = true
 
         /// The iterator of `text`; `wide` forces the path of texts of 4 GB or more (tests).
         init(_ text: TokenText, wide: Bool = false) {
             self.text = text
-            folded = text.foldedUTF8
-            changes = text.changes
-            changeCount = text.changeCount
-            repairs = text.header.repairs.map { UnsafePointer($0) }
-            repairCount = text.header.repairCount
-            words.onlyASCIIMayNeedICU = !text.mayNeedICU
-            // Repaired input (rare) takes the one-token path too: its offsets are mapped.
-            self.wide = wide || repairCount > 0 || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
-        }
-
-        /// `offset` of the repaired text as an offset of the input (`position` follows the
-        /// repairs before it).
-        @inline(__always)
-        func inputOffset(_ offset: Int, _ position: inout (next: Int, shift: Int)) -> Int {
-            guard let repairs else { return offset }
-            while position.next < repairCount && repairs[position.next].end <= offset {
-                position.shift = repairs[position.next].shift
-                position.next += 1
-            }
-            return offset + position.shift
+            finder = Finder(text, wide: wide)
+            base = finder.folded.baseAddress.unsafelyUnwrapped
         }
 
         /// The next token, or nil at the end.
@@ -254,70 +231,171 @@ public struct Tokens: Sequence, Sendable {
         /// var it = try Folder().tokens(in: "é").makeIterator()
         /// it.next()?.originalUTF8Range   // 0..<2
         /// ```
-        @inlinable
+        @inlinable @inline(__always)
         public mutating func next() -> Token? {
-            if batchNext == batchCount {
-                guard refill() else { return nil }
+            if finder.batchNext == finder.batchCount && maskStarts == 0 {
+                let mask = finder.refill()
+                (maskStarts, maskEnds, maskBase, maskShift, maskShifts) = (mask.starts, mask.ends, mask.base, mask.shift, mask.shifts)
+                if finder.batchNext == finder.batchCount && maskStarts == 0 { return nil }
             }
             let (start, end, originalStart, originalEnd): (Int, Int, Int, Int)
-            if wide {
-                batchNext = batchCount
-                (start, end, originalStart, originalEnd) = single
-            } else {
-                let k = 16 &* batchNext
-                batchNext &+= 1
-                (start, end, originalStart, originalEnd) = withUnsafeBytes(of: &batch) { raw in
-                    (Int(raw.load(fromByteOffset: k, as: UInt32.self)), Int(raw.load(fromByteOffset: k &+ 4, as: UInt32.self)),
-                     Int(raw.load(fromByteOffset: k &+ 8, as: UInt32.self)), Int(raw.load(fromByteOffset: k &+ 12, as: UInt32.self)))
+            if finder.batchNext == finder.batchCount {
+                // A word of the mask: its bounds are the lowest start and end bits.
+                start = maskBase &+ maskStarts.trailingZeroBitCount
+                end = maskBase &+ maskEnds.trailingZeroBitCount
+                maskStarts &= maskStarts &- 1
+                maskEnds &= maskEnds &- 1
+                if maskShifts {
+                    originalStart = start &+ maskShift
+                    originalEnd = end &+ maskShift
+                } else {
+                    (originalStart, originalEnd) = finder.originalUTF8Range(start, end)
                 }
+            } else {
+                (start, end, originalStart, originalEnd) = finder.nextOfBatch()
             }
             let token = Token(index: index, originalUTF8Range: Range(uncheckedBounds: (originalStart, originalEnd)),
                               foldedUTF8Range: Range(uncheckedBounds: (start, end)),
-                              word: FoldedWord(folded.baseAddress.unsafelyUnwrapped, start, end, in: text))
+                              word: FoldedWord(base, start, end, in: text))
             index &+= 1
             return token
         }
 
-        /// Finds the next tokens (up to 16), false at the end.
+        /// The words of an ASCII window as ``Finder/refill()`` hands them over.
         @usableFromInline
-        mutating func refill() -> Bool {
-            var words = self.words, cursor = self.cursor
-            let changes = self.changes, changeCount = self.changeCount, folded = self.folded, table = self.table
-            var k = 0
-            if wide {
-                // Full offsets, one token at a time (texts of 4 GB or more, repaired input: rare).
-                var single = (0, 0, 0, 0), ofStart = repairOfStart, ofEnd = repairOfEnd
-                _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 1) { start, end in
-                    let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
-                    single = (start, end, inputOffset(original.lowerBound, &ofStart), inputOffset(original.upperBound, &ofEnd))
-                    k = 4
+        struct Mask {
+            @usableFromInline var starts: UInt64 = 0
+            @usableFromInline var ends: UInt64 = 0
+            @usableFromInline var base = 0
+            @usableFromInline var shift = 0
+            @usableFromInline var shifts = true
+        }
+
+        /// Finds the words of the fold and maps them to the original: a batch at a time (up to
+        /// 16, bounds in `batch`), then the words an ASCII window decides (a ``Mask``).
+        @usableFromInline
+        struct Finder: Sendable {
+            @usableFromInline typealias Batch = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+            // The text's fold and changes, valid while the iterator's `text` lives.
+            nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
+            nonisolated(unsafe) let changes: UnsafePointer<TokenText.ChangeRun>
+            let changeCount: Int
+            let table = WordBreakTable.shared
+            var words = WordBreaker.Cursor()
+            var cursor = TokenText.Cursor()
+            /// The next tokens, found a batch at a time: folded start, folded end, original
+            /// start, original end of each (as UInt32: a text of 4 GB or more takes `wide`).
+            @usableFromInline var batch: Batch = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            @usableFromInline var batchCount = 0
+            @usableFromInline var batchNext = 0
+            /// The repairs of a text decoded with them (``Folder/tokens(decoding:)``), and the
+            /// positions among them of the last start and end mapped (the starts only grow, and
+            /// so do the ends).
+            nonisolated(unsafe) let repairs: UnsafePointer<TokenText.Repair>?
+            let repairCount: Int
+            var repairOfStart = (next: 0, shift: 0), repairOfEnd = (next: 0, shift: 0)
+            /// A text of 4 GB or more, or repaired input: one token at a time, in `single`.
+            @usableFromInline let wide: Bool
+            @usableFromInline var single = (0, 0, 0, 0)
+
+            init(_ text: TokenText, wide: Bool) {
+                folded = text.foldedUTF8
+                changes = text.changes
+                changeCount = text.changeCount
+                repairs = text.header.repairs.map { UnsafePointer($0) }
+                repairCount = text.header.repairCount
+                words.onlyASCIIMayNeedICU = !text.mayNeedICU
+                // Repaired input (rare) takes the one-token path too: its offsets are mapped.
+                self.wide = wide || repairCount > 0 || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
+            }
+
+            /// `offset` of the repaired text as an offset of the input (`position` follows the
+            /// repairs before it).
+            @inline(__always)
+            func inputOffset(_ offset: Int, _ position: inout (next: Int, shift: Int)) -> Int {
+                guard let repairs else { return offset }
+                while position.next < repairCount && repairs[position.next].end <= offset {
+                    position.shift = repairs[position.next].shift
+                    position.next += 1
                 }
-                self.single = single
-                repairOfStart = ofStart
-                repairOfEnd = ofEnd
-            } else {
-                withUnsafeMutableBytes(of: &batch) { raw in
-                    let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                    _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 16) { start, end in
-                        b[k] = UInt32(truncatingIfNeeded: start)
-                        b[k &+ 1] = UInt32(truncatingIfNeeded: end)
-                        if changeCount == 0 {
-                            b[k &+ 2] = UInt32(truncatingIfNeeded: start)
-                            b[k &+ 3] = UInt32(truncatingIfNeeded: end)
-                        } else {
-                            let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
-                            b[k &+ 2] = UInt32(truncatingIfNeeded: original.lowerBound)
-                            b[k &+ 3] = UInt32(truncatingIfNeeded: original.upperBound)
-                        }
-                        k &+= 4
-                    }
+                return offset + position.shift
+            }
+
+            /// The batch's next token: folded start and end, original start and end.
+            @inlinable @inline(__always)
+            mutating func nextOfBatch() -> (Int, Int, Int, Int) {
+                if wide {
+                    batchNext = batchCount
+                    return single
+                }
+                let k = 16 &* batchNext
+                batchNext &+= 1
+                return withUnsafeBytes(of: &batch) { raw in
+                    (Int(raw.load(fromByteOffset: k, as: UInt32.self)), Int(raw.load(fromByteOffset: k &+ 4, as: UInt32.self)),
+                     Int(raw.load(fromByteOffset: k &+ 8, as: UInt32.self)), Int(raw.load(fromByteOffset: k &+ 12, as: UInt32.self)))
                 }
             }
-            self.words = words
-            self.cursor = cursor
-            batchCount = k >> 2
-            batchNext = 0
-            return k > 0
+
+            /// The original range of the mask's word `start..<end` of the fold, looked up among
+            /// the changes (the words come in order, so the cursor only moves forward).
+            @usableFromInline
+            mutating func originalUTF8Range(_ start: Int, _ end: Int) -> (Int, Int) {
+                let range = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                return (range.lowerBound, range.upperBound)
+            }
+
+            /// Finds the next tokens: up to 16 into the batch, then the words of an ASCII window
+            /// that the window decides, returned (an empty mask when there are none). Neither:
+            /// the end.
+            @usableFromInline
+            mutating func refill() -> Mask {
+                var words = self.words, cursor = self.cursor
+                let changes = self.changes, changeCount = self.changeCount, folded = self.folded, table = self.table
+                var k = 0
+                var result = Mask()
+                if wide {
+                    // Full offsets, one token at a time (texts of 4 GB or more, repaired input: rare).
+                    var single = (0, 0, 0, 0), ofStart = repairOfStart, ofEnd = repairOfEnd
+                    _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 1) { start, end in
+                        let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                        single = (start, end, inputOffset(original.lowerBound, &ofStart), inputOffset(original.upperBound, &ofEnd))
+                        k = 4
+                    }
+                    self.single = single
+                    repairOfStart = ofStart
+                    repairOfEnd = ofEnd
+                } else {
+                    var mask = WordBreaker.WordMask()
+                    withUnsafeMutableBytes(of: &batch) { raw in
+                        let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                        _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 16, mask: &mask) { start, end in
+                            b[k] = UInt32(truncatingIfNeeded: start)
+                            b[k &+ 1] = UInt32(truncatingIfNeeded: end)
+                            if changeCount == 0 {
+                                b[k &+ 2] = UInt32(truncatingIfNeeded: start)
+                                b[k &+ 3] = UInt32(truncatingIfNeeded: end)
+                            } else {
+                                let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                                b[k &+ 2] = UInt32(truncatingIfNeeded: original.lowerBound)
+                                b[k &+ 3] = UInt32(truncatingIfNeeded: original.upperBound)
+                            }
+                            k &+= 4
+                        }
+                    }
+                    if mask.starts != 0 {
+                        // One shift for all the words, when no change lies between the first's
+                        // start and the last's end (the batch's words are mapped already).
+                        let first = mask.base &+ mask.starts.trailingZeroBitCount, last = mask.base &+ (63 &- mask.ends.leadingZeroBitCount)
+                        let shifts = cursor.hasNoChange(inFolded: first, last, changes: changes, count: changeCount)
+                        result = Mask(starts: mask.starts, ends: mask.ends, base: mask.base, shift: cursor.delta, shifts: shifts)
+                    }
+                }
+                self.words = words
+                self.cursor = cursor
+                batchCount = k >> 2
+                batchNext = 0
+                return result
+            }
         }
     }
 }

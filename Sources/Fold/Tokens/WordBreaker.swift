@@ -80,8 +80,11 @@ enum WordBreaker {
         @inline(__always)
         /// `readable` bytes at the text's start may be read (its count, or more when padding
         /// follows it: the windows then never copy).
+        /// When `mask` is given, the words of an ASCII window that the window decides on its own
+        /// (all of them up to the first it does not) are not emitted but handed over there, after
+        /// the words emitted (which come first), and the call ends with them.
         mutating func nextWords(in utf8: UnsafeBufferPointer<UInt8>, readable: Int? = nil, table: WordBreakTable, max: Int,
-                                _ emit: (Int, Int) -> Void) -> Int {
+                                mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
                 checked = true
                 if onlyASCIIMayNeedICU ? containsAt(utf8) : needsICU(utf8) { dictionaryWords = referenceWords(in: utf8) }
@@ -95,7 +98,7 @@ enum WordBreaker {
             // Text without such code points: the fast path never asks for ICU.
             guard let p = utf8.baseAddress else { return 0 }
             var count = 0
-            position = asciiWords(p, utf8.count, readable: readable ?? utf8.count, from: position, table: table, max: max) {
+            position = asciiWords(p, utf8.count, readable: readable ?? utf8.count, from: position, table: table, max: max, mask: mask) {
                 emit($0, $1)
                 count += 1
             }
@@ -150,6 +153,15 @@ enum WordBreaker {
     }
 
     // MARK: The fast path, 64 ASCII bytes at a time
+
+    /// Words of one ASCII window, as bit masks: a bit at each word's first byte (`starts`) and
+    /// at the byte after its last (`ends`), bit 0 at `base`. The k-th start and the k-th end
+    /// make the k-th word; every end is below 64.
+    struct WordMask {
+        var starts: UInt64 = 0
+        var ends: UInt64 = 0
+        var base = 0
+    }
 
     /// Where ASCII decides on its own: one bit per byte of up to 64 bytes (bytes past the
     /// text's end are zeros, which are spaces here).
@@ -218,8 +230,12 @@ enum WordBreaker {
     /// ``WordBreakTable/Class/slow`` code points. (The tests compare it with the state machine
     /// and the table's ASCII classes with what the window assumes.)
     @inline(__always)
+    ///
+    /// With `mask`, the words a window decides, up to the first it does not, are handed over
+    /// there as masks instead of being emitted, and the call returns at once (the caller takes
+    /// the emitted words first, then the mask's).
     static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int, from position: Int, table: WordBreakTable, max: Int,
-                           _ emit: (Int, Int) -> Void) -> Int {
+                           mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
         var pos = position, emitted = 0
         let highs: UInt64 = 0x8080_8080_8080_8080
         while emitted < max && pos < n {
@@ -254,6 +270,25 @@ enum WordBreaker {
                 var decides = valid & ((valid &>> 1) | ~joiners)
                 if textEnds && limit == known {
                     decides |= (1 &<< UInt64(known - 1)) | (known < 64 ? 1 &<< UInt64(known) : 0)
+                }
+                if let mask {
+                    // The first word the window does not decide: one whose end is not decided,
+                    // or one that reaches the window's end (it has no end bit).
+                    let undecidedEnds = ends & ~decides
+                    var first = 64
+                    if undecidedEnds != 0 {
+                        let u = undecidedEnds.trailingZeroBitCount
+                        first = 63 &- (starts & ((1 &<< UInt64(u)) &- 1)).leadingZeroBitCount
+                    } else if starts != 0 {
+                        let last = 63 &- starts.leadingZeroBitCount
+                        if ends &>> UInt64(last) == 0 { first = last }
+                    }
+                    let before: UInt64 = first == 64 ? ~0 : (1 &<< UInt64(first)) &- 1
+                    if starts & before != 0 {
+                        // The words before it are the mask's; the rest is looked for from it.
+                        mask.pointee = WordMask(starts: starts & before, ends: ends & before, base: pos)
+                        return first == 64 ? pos &+ limit : pos &+ first
+                    }
                 }
                 while starts != 0 {
                     let s = starts.trailingZeroBitCount
