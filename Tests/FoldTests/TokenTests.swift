@@ -151,6 +151,40 @@ import Testing
         #expect(noted > 10_000, "the fold noted only \(noted) texts free of code points that need ICU")
     }
 
+    /// Kana voiced by the mark after them (ｶﾞ → が, か + U+3099 → が) compose in the per-scalar
+    /// fold, and the mark, which needs ICU's iterator, is gone: the text needs it only if the
+    /// composite does. For every kana before every voicing mark, alone and between letters, in
+    /// every preset, the tokens are the words the full scan finds in the fold; in `search`,
+    /// every pair that composes skips the scan (noting every composition as needing ICU, as
+    /// before, fails that).
+    @Test(arguments: FoldProfile.presets)
+    func composedKanaNeedICUOnlyByTheirOwnClass(profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        var failures: [String] = []
+        var composed = 0, scanned = 0
+        for base in Array(0x3041...0x30FF) + Array(0xFF66...0xFF9D) {
+            for mark in [0x3099, 0x309A, 0xFF9E, 0xFF9F] {
+                let pair = "\(Unicode.Scalar(base)!)\(Unicode.Scalar(mark)!)"
+                let composes = folder.fold(pair).unicodeScalars.count == 1
+                for text in [pair, "a\(pair)b \(pair)\(pair)"] {
+                    let tokens = folder.tokens(in: text)
+                    let words = tokens.withFoldedUTF8 { WordBreaker.words(in: $0) }
+                    if tokens.map(\.foldedUTF8Range) != words {
+                        failures.append("\(codePoints(text)): \(tokens.map(\.foldedUTF8Range)), the fold's words \(words)")
+                    }
+                    guard composes, profile == .search else { continue }
+                    composed += 1
+                    if tokens.text.mayNeedICU { scanned += 1 }
+                }
+            }
+        }
+        expectNoFailures(failures, "texts")
+        if profile == .search {
+            #expect(composed > 300, "only \(composed) texts of kana and voicing marks composed")
+            #expect(scanned == 0, "\(scanned) of \(composed) texts whose kana composed were scanned for ICU")
+        }
+    }
+
     /// Letters of two bytes are taken two at a time from one load (Greek, Cyrillic words): the
     /// bit table says letter exactly for the table's letters, and every code point of two
     /// bytes, in runs of even and odd length, before a mark and between other letters, gives

@@ -90,6 +90,13 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
 
     // The elements: the original, then the fold.
     private var elements: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToElements { $0 } }
+
+    /// What an iterator needs of the text, read with one access to the header (each access to
+    /// it is checked for exclusivity at run time, which costs more than the read).
+    var parts: (folded: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>, header: Header) {
+        let h = header, e = elements
+        return (UnsafeBufferPointer(start: e + h.originalCount, count: h.foldedCount), UnsafeBufferPointer(start: e, count: h.originalCount), h)
+    }
     var changeCount: Int { header.changeCount }
     var mayNeedICU: Bool { header.mayNeedICU }
     var originalUTF8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: elements, count: header.originalCount) }
@@ -97,7 +104,11 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     var foldedUTF8: UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: elements + header.originalCount, count: header.foldedCount)
     }
-    var changes: UnsafePointer<ChangeRun> {
+    var changes: UnsafePointer<ChangeRun> { Self.changes(of: header) }
+
+    /// The changes of a text with `header` (an aligned pointer that is never read when there
+    /// are none).
+    static func changes(of header: Header) -> UnsafePointer<ChangeRun> {
         UnsafePointer(header.changes ?? UnsafeMutablePointer(bitPattern: MemoryLayout<ChangeRun>.alignment)!)
     }
 
@@ -112,15 +123,12 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         return text
     }
 
-    /// Where the fold goes.
-    private var foldBase: UnsafeMutablePointer<UInt8> { elements + header.originalCount }
-
-    /// Ends the fold at `count` bytes (zeroing the padding after it) and takes `changes`.
-    private func finish(foldedCount count: Int, changes: UnsafeMutablePointer<ChangeRun>?, changeCount: Int) {
-        (foldBase + count).initialize(repeating: 0, count: Self.padding)
-        header.foldedCount = count
-        header.changes = changes
-        header.changeCount = changeCount
+    /// Ends the fold of a text whose original has `originalCount` bytes at `count` bytes
+    /// (zeroing the padding after it) and takes `changes` (one write of the header).
+    private func finish(originalCount: Int, foldedCount count: Int, changes: UnsafeMutablePointer<ChangeRun>?, changeCount: Int,
+                        mayNeedICU: Bool = true) {
+        (elements + originalCount + count).initialize(repeating: 0, count: Self.padding)
+        header = Header(changes: changes, changeCount: changeCount, originalCount: originalCount, foldedCount: count, mayNeedICU: mayNeedICU)
     }
 
     /// A copy of `original`, `folded` and `changes` (in order; between two of them the fold
@@ -128,7 +136,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     static func make(original: UnsafeBufferPointer<UInt8>, folded: UnsafeBufferPointer<UInt8>,
                      changes: UnsafeBufferPointer<Change>) -> TokenText {
         let text = allocate(original: original, foldCapacity: folded.count)
-        if let f = folded.baseAddress { text.foldBase.update(from: f, count: folded.count) }
+        if let f = folded.baseAddress { (text.elements + original.count).update(from: f, count: folded.count) }
         // One run per change; a change whose fold is longer than a run holds (4 GB) is cut in
         // pieces that each map to its whole source, which is what a lookup in it answers.
         var runs = ChangeLog()
@@ -141,7 +149,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
                 start += length
             } while start < c.foldedEnd
         }
-        text.finish(foldedCount: folded.count, changes: runs.base, changeCount: runs.count)
+        text.finish(originalCount: original.count, foldedCount: folded.count, changes: runs.base, changeCount: runs.count)
         return text
     }
 
@@ -241,15 +249,14 @@ extension TokenText {
             let text = allocate(original: utf8, foldCapacity: capacity)
             var changes = ChangeLog()
             var mayNeedICU = false
-            guard let written = fill(src, n, text.foldBase, capacity, &changes, &mayNeedICU, engine) else {
+            guard let written = fill(src, n, text.elements + n, capacity, &changes, &mayNeedICU, engine) else {
                 changes.deallocate()
                 capacity = FoldEngine.expandedCapacity(n)
                 continue
             }
             switch written {
             case .success(let o):
-                text.finish(foldedCount: o, changes: changes.base, changeCount: changes.count)
-                text.header.mayNeedICU = mayNeedICU
+                text.finish(originalCount: n, foldedCount: o, changes: changes.base, changeCount: changes.count, mayNeedICU: mayNeedICU)
                 return .made(text)
             case .failure(let failure):
                 changes.deallocate()
@@ -347,7 +354,7 @@ extension TokenText {
     /// The loop of ``perScalar``: the fold's length (the changes in `changes`), a failure, or
     /// nil when the fold outgrew `capacity`. `mayNeedICU` is set when the fold of a code point
     /// written holds a code point the word breaker hands to ICU (its quick word or its entry
-    /// says so), and when kana and a voicing mark compose (``TokenText/Header/mayNeedICU``).
+    /// says so, or the class of a kana composed with its voicing mark) (``TokenText/Header/mayNeedICU``).
     private static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
                              _ changes: inout ChangeLog, _ mayNeedICU: inout Bool, _ engine: FoldEngine) -> Result<Int, Failure>? {
         let table = engine.fastTable
@@ -487,8 +494,9 @@ extension TokenText {
             }
             if composes && kanaIn >= 0,
                let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(out + o - 3).loadUnaligned(as: UInt32.self)), c) {
-                // ｶﾞ → ガ, か + U+3099 → が: one unit from the kana and its mark.
-                mayNeedICU = true
+                // ｶﾞ → ガ, か + U+3099 → が: one unit from the kana and its mark. The mark is
+                // gone; the composite may need ICU only if its own class says so.
+                if WordBreakTable.shared(composite) == .slow { mayNeedICU = true }
                 UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
                 if changes.lastUnitFoldedStart == o - 3 {
                     changes.extendLastUnit(toOriginalEnd: i + length)

@@ -299,14 +299,15 @@ public struct Tokens: Sequence, Sendable {
             @usableFromInline var single = (0, 0, 0, 0)
 
             init(_ text: TokenText, wide: Bool) {
-                folded = text.foldedUTF8
-                changes = text.changes
-                changeCount = text.changeCount
-                repairs = text.header.repairs.map { UnsafePointer($0) }
-                repairCount = text.header.repairCount
-                words.onlyASCIIMayNeedICU = !text.mayNeedICU
+                let (folded, original, header) = text.parts
+                self.folded = folded
+                changes = TokenText.changes(of: header)
+                changeCount = header.changeCount
+                repairs = header.repairs.map { UnsafePointer($0) }
+                repairCount = header.repairCount
+                words.onlyASCIIMayNeedICU = !header.mayNeedICU
                 // Repaired input (rare) takes the one-token path too: its offsets are mapped.
-                self.wide = wide || repairCount > 0 || text.foldedUTF8.count > UInt32.max || text.originalUTF8.count > UInt32.max
+                self.wide = wide || repairCount > 0 || folded.count > UInt32.max || original.count > UInt32.max
             }
 
             /// `offset` of the repaired text as an offset of the input (`position` follows the
