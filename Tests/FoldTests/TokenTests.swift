@@ -468,6 +468,24 @@ import Testing
         expectNoFailures(failures, "texts")
     }
 
+    /// A token's word is its bytes and nothing else: a short word is held inline with whatever
+    /// the fold has after it (no mask is spent on it), so equal words must compare and hash
+    /// equal whatever follows them in their texts (masking in == or hash with the stored bytes
+    /// instead of the word's count fails it).
+    @Test func aTokensWordIsItsBytesOnly() throws {
+        let folder = try Folder(.search)
+        for word in ["a", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnopq", "été"] {
+            let texts = ["\(word)", "\(word) x", "\(word), yz", "x \(word)!QRSTUVWXYZ0123456789", "\(word)\u{3000}東京"]
+            let words = texts.map { folder.tokens(in: $0).first { $0.folded == word.replacingOccurrences(of: "é", with: "e") }!.word }
+            for w in words {
+                #expect(w == words[0], "\(word)")
+                #expect(w.hashValue == words[0].hashValue, "\(word)")
+                #expect(w.withBytes { Array($0) } == Array(word.replacingOccurrences(of: "é", with: "e").utf8))
+            }
+            #expect(Set(words).count == 1, "\(word)")
+        }
+    }
+
     /// The words an ASCII window decides are handed out straight from its bit masks (up to the
     /// first word it does not decide, which the batch takes), with one shift for all of them
     /// when no change of shape lies among them: the same tokens as one at a time, on texts that

@@ -78,6 +78,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     static let padding = 64
 
     deinit {
+        let header = self.header
         free(header.changes)
         header.repairs?.deallocate()
     }

@@ -106,17 +106,12 @@ struct FoldedWord: Sendable, Hashable {
             return
         }
         self.text = nil
-        // Two loads and two masks, without a branch on the length (words of under and over
-        // eight bytes alternate): the fold is followed by at least 16 bytes of padding.
+        // Two loads, no mask: the bytes after the word (the fold goes on, then at least 16
+        // bytes of padding) are never read, since every reader takes the first `count` bytes
+        // (``withBytes(_:)``, and through it ==, hash and the word's accessors).
         let p = UnsafeRawPointer(base + start)
-        low = p.loadUnaligned(as: UInt64.self) & Self.firstBytes(Swift.min(count, 8))
-        high = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self) & Self.firstBytes(Swift.max(count &- 8, 0))
-    }
-
-    /// The mask of the first `k` bytes of a word (0 ... 8): two shifts, so that 8 needs no branch.
-    @inlinable @inline(__always)
-    static func firstBytes(_ k: Int) -> UInt64 {
-        ~(((~0 as UInt64) &<< UInt64(truncatingIfNeeded: 4 &* k)) &<< UInt64(truncatingIfNeeded: 4 &* k))
+        low = p.loadUnaligned(as: UInt64.self)
+        high = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
     }
 
     @inlinable @inline(__always)
