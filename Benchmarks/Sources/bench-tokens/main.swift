@@ -3,6 +3,10 @@
 //
 //   swift run -c release bench-tokens [--titles 1000000] [--reps 3] [--corpora DIR]
 //
+// BENCH_CORPUS=name runs one corpus; BENCH_TOKENS_ONLY=1 measures tokens, making (the tokens'
+// text, not iterated) and fold only; BENCH_PHASE=fold|tokens|making runs that one phase alone
+// (for a profiler); BENCH_INDEX_ONLY=1 the SearchIndex build only.
+//
 // Per corpus (Corpora/*.txt, line by line, best of --reps):
 //   fold(utf8:)        Folder(.search).fold(utf8:) of each line
 //   tokens(inUTF8:)    Folder(.search).tokens(inUTF8:) of each line, every token visited
@@ -107,6 +111,23 @@ for name in Corpus.names {
     if ProcessInfo.processInfo.environment["BENCH_INDEX_ONLY"] != nil { continue }
     if let only = ProcessInfo.processInfo.environment["BENCH_CORPUS"], only != name { continue }
     var sink = 0
+    if let phase = ProcessInfo.processInfo.environment["BENCH_PHASE"] {
+        // One phase alone, for a profiler: fold, tokens, or making (the tokens' text, unread).
+        let time = best(options.reps) {
+            for i in corpus.lines.indices {
+                switch phase {
+                case "fold": sink &+= (try? folder.fold(utf8: corpus.line(i)).count) ?? 0
+                case "making": sink &+= (try? folder.tokens(inUTF8: corpus.line(i)))?.withFoldedUTF8 { $0.count } ?? 0
+                default:
+                    guard let tokens = try? folder.tokens(inUTF8: corpus.line(i)) else { continue }
+                    for t in tokens { sink &+= t.withFoldedUTF8 { Int($0.first ?? 0) &+ $0.count } &+ t.originalUTF8Range.upperBound }
+                }
+            }
+        }
+        print(String(format: "| %@ | %@ %.1f MB/s", name, phase, corpus.megabytes / time))
+        if sink == 42 { print("") }
+        continue
+    }
     let foldTime = best(options.reps) {
         for i in corpus.lines.indices { sink &+= (try? folder.fold(utf8: corpus.line(i)).count) ?? 0 }
     }
@@ -148,7 +169,7 @@ for name in Corpus.names {
     if sink == 42 { print("") }
 }
 
-if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil { exit(0) }
+if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil || ProcessInfo.processInfo.environment["BENCH_PHASE"] != nil { exit(0) }
 let titles = makeTitles(count: options.titles, corpora: corpora)
 let titleMB = Double(titles.reduce(0) { $0 + $1.utf8.count }) / 1e6
 var indexCount = 0

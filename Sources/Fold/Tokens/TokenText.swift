@@ -78,34 +78,38 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     static let padding = 64
 
     deinit {
-        let header = self.header
+        let header = fields.pointee
         free(header.changes)
         header.repairs?.deallocate()
     }
 
     /// Records the repairs of a text made from repaired input (the text takes the buffer).
     func setRepairs(_ repairs: UnsafeMutablePointer<Repair>, count: Int) {
-        header.repairs = repairs
-        header.repairCount = count
+        fields.pointee.repairs = repairs
+        fields.pointee.repairCount = count
     }
 
     // The elements: the original, then the fold.
     private var elements: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToElements { $0 } }
+    /// The header, read and written through its address: `header`, a stored property of a
+    /// class, has each access checked for exclusivity at run time (a call and a thread-local
+    /// lookup, more than the read itself); the text is written only while it is made.
+    private var fields: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
 
-    /// What an iterator needs of the text, read with one access to the header (each access to
-    /// it is checked for exclusivity at run time, which costs more than the read).
+    /// What an iterator needs of the text.
     var parts: (folded: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>, header: Header) {
-        let h = header, e = elements
+        let h = fields.pointee, e = elements
         return (UnsafeBufferPointer(start: e + h.originalCount, count: h.foldedCount), UnsafeBufferPointer(start: e, count: h.originalCount), h)
     }
-    var changeCount: Int { header.changeCount }
-    var mayNeedICU: Bool { header.mayNeedICU }
-    var originalUTF8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: elements, count: header.originalCount) }
+    var changeCount: Int { fields.pointee.changeCount }
+    var mayNeedICU: Bool { fields.pointee.mayNeedICU }
+    var originalUTF8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: elements, count: fields.pointee.originalCount) }
     @usableFromInline
     var foldedUTF8: UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: elements + header.originalCount, count: header.foldedCount)
+        let h = fields.pointee
+        return UnsafeBufferPointer(start: elements + h.originalCount, count: h.foldedCount)
     }
-    var changes: UnsafePointer<ChangeRun> { Self.changes(of: header) }
+    var changes: UnsafePointer<ChangeRun> { Self.changes(of: fields.pointee) }
 
     /// The changes of a text with `header` (an aligned pointer that is never read when there
     /// are none).
@@ -129,7 +133,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     private func finish(originalCount: Int, foldedCount count: Int, changes: UnsafeMutablePointer<ChangeRun>?, changeCount: Int,
                         mayNeedICU: Bool = true) {
         (elements + originalCount + count).initialize(repeating: 0, count: Self.padding)
-        header = Header(changes: changes, changeCount: changeCount, originalCount: originalCount, foldedCount: count, mayNeedICU: mayNeedICU)
+        fields.pointee = Header(changes: changes, changeCount: changeCount, originalCount: originalCount, foldedCount: count, mayNeedICU: mayNeedICU)
     }
 
     /// A copy of `original`, `folded` and `changes` (in order; between two of them the fold

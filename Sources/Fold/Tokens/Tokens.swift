@@ -120,7 +120,9 @@ struct FoldedWord: Sendable, Hashable {
         return try withUnsafeBytes(of: (low, high)) { try body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)) }
     }
 
-    @usableFromInline
+    /// A word longer than 16 bytes (rare): never inlined, so that the caller's loop over tokens
+    /// stays small.
+    @usableFromInline @inline(never)
     func withSharedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(rebasing: text!.foldedUTF8[Int(low)..<(Int(low) + count)]))
     }
