@@ -347,18 +347,22 @@ public struct Tokens: Sequence, Sendable {
             /// the end.
             @usableFromInline
             mutating func refill() -> Mask {
-                var words = self.words, cursor = self.cursor
+                // The cursor among the changes is copied to a local for the closures below; the
+                // word cursor is used in place (a copy would retain and release the array of
+                // ICU's words it may hold, twice a refill).
+                var cursor = self.cursor
                 let changes = self.changes, changeCount = self.changeCount, folded = self.folded, table = self.table
                 var k = 0
                 var result = Mask()
                 if wide {
                     // Full offsets, one token at a time (texts of 4 GB or more, repaired input: rare).
-                    var single = (0, 0, 0, 0), ofStart = repairOfStart, ofEnd = repairOfEnd
+                    var single = (0, 0, 0, 0), ofStart = repairOfStart, ofEnd = repairOfEnd, words = self.words
                     _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 1) { start, end in
                         let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
                         single = (start, end, inputOffset(original.lowerBound, &ofStart), inputOffset(original.upperBound, &ofEnd))
                         k = 4
                     }
+                    self.words = words
                     self.single = single
                     repairOfStart = ofStart
                     repairOfEnd = ofEnd
@@ -366,7 +370,7 @@ public struct Tokens: Sequence, Sendable {
                     var mask = WordBreaker.WordMask()
                     withUnsafeMutableBytes(of: &batch) { raw in
                         let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
-                        _ = words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 16, mask: &mask) { start, end in
+                        _ = self.words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 16, mask: &mask) { start, end in
                             b[k] = UInt32(truncatingIfNeeded: start)
                             b[k &+ 1] = UInt32(truncatingIfNeeded: end)
                             if changeCount == 0 {
@@ -388,7 +392,6 @@ public struct Tokens: Sequence, Sendable {
                         result = Mask(starts: mask.starts, ends: mask.ends, base: mask.base, shift: cursor.delta, shifts: shifts)
                     }
                 }
-                self.words = words
                 self.cursor = cursor
                 batchCount = k >> 2
                 batchNext = 0
