@@ -147,7 +147,7 @@ struct FoldedWord: Sendable, Hashable {
 /// tokens.map(\.folded)   // ["ca", "coute", "3,50", "c", "est", "1", "2", "prix"]
 /// ```
 public struct Tokens: Sequence, Sendable {
-    nonisolated(unsafe) let text: TokenText
+    @usableFromInline nonisolated(unsafe) let text: TokenText
 
     init(_ text: TokenText) { self.text = text }
 
@@ -188,6 +188,7 @@ public struct Tokens: Sequence, Sendable {
     /// var it = try Folder().tokens(in: "a b").makeIterator()
     /// it.next()?.folded   // "a"
     /// ```
+    @inlinable
     public func makeIterator() -> Iterator { Iterator(text) }
 
     /// The iterator of ``Tokens``: finds the next word from where the last one ended.
@@ -216,6 +217,9 @@ public struct Tokens: Sequence, Sendable {
         @usableFromInline var maskShifts = true
 
         /// The iterator of `text`; `wide` forces the path of texts of 4 GB or more (tests).
+        /// (Reachable from the inlinable `makeIterator`, so that the caller's iterator is made
+        /// in place rather than copied.)
+        @usableFromInline
         init(_ text: TokenText, wide: Bool = false) {
             self.text = text
             finder = Finder(text, wide: wide)
@@ -297,6 +301,9 @@ public struct Tokens: Sequence, Sendable {
             @usableFromInline let wide: Bool
             @usableFromInline var single = (0, 0, 0, 0)
 
+            /// Inlined into the iterator's init, so that the finder is made in place (a copy of
+            /// its batch and state, twice a text, was a tenth of english text's tokens).
+            @inline(__always)
             init(_ text: TokenText, wide: Bool) {
                 let (folded, original, header) = text.parts
                 self.folded = folded
