@@ -193,15 +193,14 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
             return start..<end
         }
 
-        /// Whether no change lies in `start..<end` of the fold (after the bytes looked up so
-        /// far); the cursor then moves to `start`, and `delta` maps every byte of the range.
+        /// Moves past the changes that end at or before `p` of the fold: `delta` then maps `p`
+        /// and the bytes after it up to the next change's start, if `p` is not inside it.
         @inline(__always)
-        mutating func hasNoChange(inFolded start: Int, _ end: Int, changes: UnsafePointer<ChangeRun>, count: Int) -> Bool {
-            while next < count && changes[next].foldedEnd <= start {
+        mutating func skipChanges(endingBy p: Int, changes: UnsafePointer<ChangeRun>, count: Int) {
+            while next < count && changes[next].foldedEnd <= p {
                 delta = changes[next].originalEnd - changes[next].foldedEnd
                 next += 1
             }
-            return next == count || changes[next].foldedStart >= end
         }
 
         /// The start (or the end) in the original of the unit that holds folded byte `p`.

@@ -211,10 +211,11 @@ public struct Tokens: Sequence, Sendable {
         @usableFromInline var maskStarts: UInt64 = 0
         @usableFromInline var maskEnds: UInt64 = 0
         @usableFromInline var maskBase = 0
-        /// Original offset minus folded offset for every word of the mask, when no change of
-        /// shape lies among them (`maskShifts`); otherwise the finder looks each one up.
+        /// Original offset minus folded offset for the words of the mask that end at or before
+        /// `maskShiftEnd` of the fold (where the next change of shape starts); the finder looks
+        /// up a word that reaches a change, and says how far the shift after it holds.
         @usableFromInline var maskShift = 0
-        @usableFromInline var maskShifts = true
+        @usableFromInline var maskShiftEnd = Int.max
 
         /// The iterator of `text`; `wide` forces the path of texts of 4 GB or more (tests).
         /// (Reachable from the inlinable `makeIterator`, so that the caller's iterator is made
@@ -236,7 +237,7 @@ public struct Tokens: Sequence, Sendable {
         public mutating func next() -> Token? {
             if finder.batchNext == finder.batchCount && maskStarts == 0 {
                 let mask = finder.refill()
-                (maskStarts, maskEnds, maskBase, maskShift, maskShifts) = (mask.starts, mask.ends, mask.base, mask.shift, mask.shifts)
+                (maskStarts, maskEnds, maskBase, maskShift, maskShiftEnd) = (mask.starts, mask.ends, mask.base, mask.shift, mask.shiftEnd)
                 if finder.batchNext == finder.batchCount && maskStarts == 0 { return nil }
             }
             let (start, end, originalStart, originalEnd): (Int, Int, Int, Int)
@@ -246,11 +247,11 @@ public struct Tokens: Sequence, Sendable {
                 end = maskBase &+ maskEnds.trailingZeroBitCount
                 maskStarts &= maskStarts &- 1
                 maskEnds &= maskEnds &- 1
-                if maskShifts {
+                if end <= maskShiftEnd {
                     originalStart = start &+ maskShift
                     originalEnd = end &+ maskShift
                 } else {
-                    (originalStart, originalEnd) = finder.originalUTF8Range(start, end)
+                    (originalStart, originalEnd, maskShift, maskShiftEnd) = finder.originalUTF8Range(start, end)
                 }
             } else {
                 (start, end, originalStart, originalEnd) = finder.nextOfBatch()
@@ -269,7 +270,7 @@ public struct Tokens: Sequence, Sendable {
             @usableFromInline var ends: UInt64 = 0
             @usableFromInline var base = 0
             @usableFromInline var shift = 0
-            @usableFromInline var shifts = true
+            @usableFromInline var shiftEnd = Int.max
         }
 
         /// Finds the words of the fold and maps them to the original: a batch at a time (up to
@@ -344,11 +345,24 @@ public struct Tokens: Sequence, Sendable {
             }
 
             /// The original range of the mask's word `start..<end` of the fold, looked up among
-            /// the changes (the words come in order, so the cursor only moves forward).
+            /// the changes (the words come in order, so the cursor only moves forward), and the
+            /// shift that maps the fold after it up to where it holds (``Iterator/maskShiftEnd``).
             @usableFromInline
-            mutating func originalUTF8Range(_ start: Int, _ end: Int) -> (Int, Int) {
+            mutating func originalUTF8Range(_ start: Int, _ end: Int) -> (Int, Int, shift: Int, shiftEnd: Int) {
                 let range = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
-                return (range.lowerBound, range.upperBound)
+                // The next word starts at `end` or later: a change that ends with this one is
+                // passed (an accent on a word's last letter).
+                cursor.skipChanges(endingBy: end, changes: changes, count: changeCount)
+                return (range.lowerBound, range.upperBound, cursor.delta, shiftEnd(after: end))
+            }
+
+            /// How far from `p` on the cursor's shift maps the fold: to the start of the next
+            /// change, which the cursor points at; nowhere (`p`) when `p` is inside it.
+            @inline(__always)
+            func shiftEnd(after p: Int) -> Int {
+                guard cursor.next < changeCount else { return Int.max }
+                let start = changes[cursor.next].foldedStart
+                return start >= p ? start : p
             }
 
             /// Finds the next tokens: up to 12 into the batch, then the words of an ASCII window
@@ -394,11 +408,13 @@ public struct Tokens: Sequence, Sendable {
                         }
                     }
                     if mask.starts != 0 {
-                        // One shift for all the words, when no change lies between the first's
-                        // start and the last's end (the batch's words are mapped already).
-                        let first = mask.base &+ mask.starts.trailingZeroBitCount, last = mask.base &+ (63 &- mask.ends.leadingZeroBitCount)
-                        let shifts = cursor.hasNoChange(inFolded: first, last, changes: changes, count: changeCount)
-                        result = Mask(starts: mask.starts, ends: mask.ends, base: mask.base, shift: cursor.delta, shifts: shifts)
+                        // One shift for the words before the next change (the batch's words
+                        // are mapped already).
+                        let first = mask.base &+ mask.starts.trailingZeroBitCount
+                        cursor.skipChanges(endingBy: first, changes: changes, count: changeCount)
+                        result = Mask(starts: mask.starts, ends: mask.ends, base: mask.base, shift: cursor.delta, shiftEnd: 0)
+                        self.cursor = cursor
+                        result.shiftEnd = shiftEnd(after: first)
                     }
                 }
                 self.cursor = cursor
