@@ -205,17 +205,9 @@ public struct Tokens: Sequence, Sendable {
         /// that the rest (the mask below) stays in registers in the caller's loop.
         @usableFromInline var finder: Finder
         @usableFromInline var index = 0
-        /// The words of an ASCII window that the window decided, after the batch's: a bit at
-        /// each one's first byte of the fold (`maskStarts`) and at the byte after its last
-        /// (`maskEnds`), bit 0 at `maskBase`. Handed out straight from the bits.
-        @usableFromInline var maskStarts: UInt64 = 0
-        @usableFromInline var maskEnds: UInt64 = 0
-        @usableFromInline var maskBase = 0
-        /// Original offset minus folded offset for the words of the mask that end at or before
-        /// `maskShiftEnd` of the fold (where the next change of shape starts); the finder looks
-        /// up a word that reaches a change, and says how far the shift after it holds.
-        @usableFromInline var maskShift = 0
-        @usableFromInline var maskShiftEnd = Int.max
+        /// The words of an ASCII window that the window decided, after the batch's, handed out
+        /// straight from the bits.
+        @usableFromInline var mask = Mask()
 
         /// The iterator of `text`; `wide` forces the path of texts of 4 GB or more (tests).
         /// (Reachable from the inlinable `makeIterator`, so that the caller's iterator is made
@@ -235,23 +227,22 @@ public struct Tokens: Sequence, Sendable {
         /// ```
         @inlinable @inline(__always)
         public mutating func next() -> Token? {
-            if finder.batchNext == finder.batchCount && maskStarts == 0 {
-                let mask = finder.refill()
-                (maskStarts, maskEnds, maskBase, maskShift, maskShiftEnd) = (mask.starts, mask.ends, mask.base, mask.shift, mask.shiftEnd)
-                if finder.batchNext == finder.batchCount && maskStarts == 0 { return nil }
+            if finder.batchNext == finder.batchCount && mask.starts == 0 {
+                mask = finder.refill()
+                if finder.batchNext == finder.batchCount && mask.starts == 0 { return nil }
             }
             let (start, end, originalStart, originalEnd): (Int, Int, Int, Int)
             if finder.batchNext == finder.batchCount {
                 // A word of the mask: its bounds are the lowest start and end bits.
-                start = maskBase &+ maskStarts.trailingZeroBitCount
-                end = maskBase &+ maskEnds.trailingZeroBitCount
-                maskStarts &= maskStarts &- 1
-                maskEnds &= maskEnds &- 1
-                if end <= maskShiftEnd {
-                    originalStart = start &+ maskShift
-                    originalEnd = end &+ maskShift
+                start = mask.base &+ mask.starts.trailingZeroBitCount
+                end = mask.base &+ mask.ends.trailingZeroBitCount
+                mask.starts &= mask.starts &- 1
+                mask.ends &= mask.ends &- 1
+                if end <= mask.shiftEnd {
+                    originalStart = start &+ mask.shift
+                    originalEnd = end &+ mask.shift
                 } else {
-                    (originalStart, originalEnd, maskShift, maskShiftEnd) = finder.originalUTF8Range(start, end)
+                    (originalStart, originalEnd, mask.shift, mask.shiftEnd) = finder.originalUTF8Range(start, end)
                 }
             } else {
                 (start, end, originalStart, originalEnd) = finder.nextOfBatch()
@@ -263,14 +254,20 @@ public struct Tokens: Sequence, Sendable {
             return token
         }
 
-        /// The words of an ASCII window as ``Finder/refill()`` hands them over.
+        /// The words of an ASCII window: a bit at each one's first byte of the fold (`starts`)
+        /// and at the byte after its last (`ends`), bit 0 at `base`; `shift`, original offset
+        /// minus folded offset, maps the words that end at or before `shiftEnd` of the fold
+        /// (where the next change of shape starts). The finder looks up a word that reaches a
+        /// change, and says how far the shift after it holds.
         @usableFromInline
-        struct Mask {
+        struct Mask: Sendable {
             @usableFromInline var starts: UInt64 = 0
             @usableFromInline var ends: UInt64 = 0
             @usableFromInline var base = 0
             @usableFromInline var shift = 0
             @usableFromInline var shiftEnd = Int.max
+
+            @usableFromInline init() {}
         }
 
         /// Finds the words of the fold and maps them to the original: a batch at a time (up to
@@ -346,7 +343,7 @@ public struct Tokens: Sequence, Sendable {
 
             /// The original range of the mask's word `start..<end` of the fold, looked up among
             /// the changes (the words come in order, so the cursor only moves forward), and the
-            /// shift that maps the fold after it up to where it holds (``Iterator/maskShiftEnd``).
+            /// shift that maps the fold after it up to where it holds (``Mask/shiftEnd``).
             @usableFromInline
             mutating func originalUTF8Range(_ start: Int, _ end: Int) -> (Int, Int, shift: Int, shiftEnd: Int) {
                 let range = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
@@ -412,9 +409,9 @@ public struct Tokens: Sequence, Sendable {
                         // are mapped already).
                         let first = mask.base &+ mask.starts.trailingZeroBitCount
                         cursor.skipChanges(endingBy: first, changes: changes, count: changeCount)
-                        result = Mask(starts: mask.starts, ends: mask.ends, base: mask.base, shift: cursor.delta, shiftEnd: 0)
                         self.cursor = cursor
-                        result.shiftEnd = shiftEnd(after: first)
+                        (result.starts, result.ends, result.base) = (mask.starts, mask.ends, mask.base)
+                        (result.shift, result.shiftEnd) = (cursor.delta, shiftEnd(after: first))
                     }
                 }
                 self.cursor = cursor
