@@ -193,6 +193,16 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
             return start..<end
         }
 
+        /// How far from `p` on `delta` maps the fold: to the start of the next change, which
+        /// the cursor points at (once past the changes that end at or before `p`); nowhere
+        /// (`p`) when `p` is inside it.
+        @inline(__always)
+        func shiftEnd(after p: Int, changes: UnsafePointer<ChangeRun>, count: Int) -> Int {
+            guard next < count else { return Int.max }
+            let start = changes[next].foldedStart
+            return start >= p ? start : p
+        }
+
         /// Moves past the changes that end at or before `p` of the fold: `delta` then maps `p`
         /// and the bytes after it up to the next change's start, if `p` is not inside it.
         @inline(__always)

@@ -350,16 +350,7 @@ public struct Tokens: Sequence, Sendable {
                 // The next word starts at `end` or later: a change that ends with this one is
                 // passed (an accent on a word's last letter).
                 cursor.skipChanges(endingBy: end, changes: changes, count: changeCount)
-                return (range.lowerBound, range.upperBound, cursor.delta, shiftEnd(after: end))
-            }
-
-            /// How far from `p` on the cursor's shift maps the fold: to the start of the next
-            /// change, which the cursor points at; nowhere (`p`) when `p` is inside it.
-            @inline(__always)
-            func shiftEnd(after p: Int) -> Int {
-                guard cursor.next < changeCount else { return Int.max }
-                let start = changes[cursor.next].foldedStart
-                return start >= p ? start : p
+                return (range.lowerBound, range.upperBound, cursor.delta, cursor.shiftEnd(after: end, changes: changes, count: changeCount))
             }
 
             /// Finds the next tokens: up to 12 into the batch, then the words of an ASCII window
@@ -388,6 +379,8 @@ public struct Tokens: Sequence, Sendable {
                     repairOfEnd = ofEnd
                 } else {
                     var mask = WordBreaker.WordMask()
+                    // The shift of the fold to the original up to `shiftEnd` (none yet).
+                    var shift = 0, shiftEnd = -1
                     withUnsafeMutableBytes(of: &batch) { raw in
                         let b = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
                         _ = self.words.nextWords(in: folded, readable: folded.count + TokenText.padding, table: table, max: 12, mask: &mask) { start, end in
@@ -396,10 +389,16 @@ public struct Tokens: Sequence, Sendable {
                             if changeCount == 0 {
                                 b[k &+ 2] = UInt32(truncatingIfNeeded: start)
                                 b[k &+ 3] = UInt32(truncatingIfNeeded: end)
+                            } else if end <= shiftEnd {
+                                // Before the next change of shape: the shift of the last lookup.
+                                b[k &+ 2] = UInt32(truncatingIfNeeded: start &+ shift)
+                                b[k &+ 3] = UInt32(truncatingIfNeeded: end &+ shift)
                             } else {
                                 let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
                                 b[k &+ 2] = UInt32(truncatingIfNeeded: original.lowerBound)
                                 b[k &+ 3] = UInt32(truncatingIfNeeded: original.upperBound)
+                                cursor.skipChanges(endingBy: end, changes: changes, count: changeCount)
+                                (shift, shiftEnd) = (cursor.delta, cursor.shiftEnd(after: end, changes: changes, count: changeCount))
                             }
                             k &+= 4
                         }
@@ -411,7 +410,7 @@ public struct Tokens: Sequence, Sendable {
                         cursor.skipChanges(endingBy: first, changes: changes, count: changeCount)
                         self.cursor = cursor
                         (result.starts, result.ends, result.base) = (mask.starts, mask.ends, mask.base)
-                        (result.shift, result.shiftEnd) = (cursor.delta, shiftEnd(after: first))
+                        (result.shift, result.shiftEnd) = (cursor.delta, cursor.shiftEnd(after: first, changes: changes, count: changeCount))
                     }
                 }
                 self.cursor = cursor
