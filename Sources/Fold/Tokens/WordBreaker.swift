@@ -77,12 +77,12 @@ enum WordBreaker {
 
         /// Calls `emit(start, end)` for the next words, at most `max` (at least one), in order;
         /// returns how many (0 at the end).
-        @inline(__always)
         /// `readable` bytes at the text's start may be read (its count, or more when padding
         /// follows it: the windows then never copy).
         /// When `mask` is given, the words of an ASCII window that the window decides on its own
         /// (all of them up to the first it does not) are not emitted but handed over there, after
         /// the words emitted (which come first), and the call ends with them.
+        @inline(__always)
         mutating func nextWords(in utf8: UnsafeBufferPointer<UInt8>, readable: Int? = nil, table: WordBreakTable, max: Int,
                                 mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
@@ -229,11 +229,11 @@ enum WordBreaker {
     /// by Fold's decision); any other word goes to the state machine. Only for text without
     /// ``WordBreakTable/Class/slow`` code points. (The tests compare it with the state machine
     /// and the table's ASCII classes with what the window assumes.)
-    @inline(__always)
     ///
     /// With `mask`, the words a window decides, up to the first it does not, are handed over
     /// there as masks instead of being emitted, and the call returns at once (the caller takes
     /// the emitted words first, then the mask's).
+    @inline(__always)
     static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int, from position: Int, table: WordBreakTable, max: Int,
                            mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
         var pos = position, emitted = 0
