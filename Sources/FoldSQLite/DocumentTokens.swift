@@ -8,12 +8,13 @@ enum DocumentTokens {
     /// Calls `body(folded, start, end)` for each token in order; stops when it returns false.
     static func forEach(in text: UnsafeBufferPointer<UInt8>, folder: Folder,
                         _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) {
+        var tokenizer = Tokenizer(folder)
         var start = 0
         while start < text.count {
             let rest = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start...]))
             let bad = UTF8Validation.firstInvalidOffset(in: rest).map { start + $0 }
             let end = bad ?? text.count
-            if end > start, !segment(UnsafeBufferPointer(rebasing: text[start..<end]), base: start, folder: folder, body) { return }
+            if end > start, !segment(UnsafeBufferPointer(rebasing: text[start..<end]), base: start, tokenizer: &tokenizer, body) { return }
             guard let bad else { return }
             // Past the bad sequence: one byte, or a truncated sequence's lead and continuations.
             var next = bad + 1
@@ -23,16 +24,21 @@ enum DocumentTokens {
     }
 
     /// One valid stretch: the library's tokens (the same fold, boundaries and offsets as
-    /// `Folder.tokens(inUTF8:)` everywhere else).
-    private static func segment(_ utf8: UnsafeBufferPointer<UInt8>, base: Int, folder: Folder,
+    /// `Folder.tokens(inUTF8:)` everywhere else), through a tokenizer that keeps its buffers
+    /// from stretch to stretch.
+    private static func segment(_ utf8: UnsafeBufferPointer<UInt8>, base: Int, tokenizer: inout Tokenizer,
                                 _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) -> Bool {
-        guard let tokens = try? folder.tokens(inUTF8: utf8) else { return true }  // valid by construction
-        for token in tokens {
-            let more = token.withFoldedUTF8 { folded in
-                body(folded.bindMemory(to: UInt8.self), base + token.originalUTF8Range.lowerBound, base + token.originalUTF8Range.upperBound)
+        do {
+            try tokenizer.forEachToken(inUTF8: utf8) { folded, original in
+                if !body(folded, base + original.lowerBound, base + original.upperBound) { throw Stopped() }
             }
-            if !more { return false }
+        } catch is Stopped {
+            return false
+        } catch {
+            // Not reached: the stretch is valid UTF-8 by construction.
         }
         return true
     }
+
+    private struct Stopped: Error {}
 }

@@ -64,6 +64,18 @@ func icuWords(_ line: UnsafeBufferPointer<UInt8>, _ bounds: inout [Int32]) -> In
     }
 }
 
+/// Calls `body` for each token of `spans` (four numbers each) over `fold` (bench-tokens'
+/// floor).
+@inline(never)
+func handOut(_ fold: UnsafeBufferPointer<UInt8>, _ spans: UnsafeBufferPointer<UInt32>, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) -> Void) {
+    var k = 0
+    while k < spans.count {
+        let start = Int(spans[k]), end = Int(spans[k + 1])
+        body(UnsafeBufferPointer(rebasing: fold[start..<end]), Int(spans[k + 2])..<Int(spans[k + 3]))
+        k += 4
+    }
+}
+
 struct SplitMix64 {
     var state: UInt64
     mutating func next() -> UInt64 {
@@ -120,6 +132,60 @@ for name in Corpus.names {
             time = best(options.reps) {
                 for i in corpus.lines.indices { sink &+= (try? folder.fold(utf8: corpus.line(i)).count) ?? 0 }
             }
+        case "tokenizer":
+            var tokenizer = Tokenizer(folder)
+            time = best(options.reps) {
+                for i in corpus.lines.indices {
+                    try? tokenizer.forEachToken(inUTF8: corpus.line(i)) { folded, original in
+                        sink &+= Int(folded.first ?? 0) &+ folded.count &+ original.upperBound
+                    }
+                }
+            }
+        case "chunks":
+            // The whole corpus in chunks of 64 KB (lines whole): what per-line costs weigh.
+            var tokenizer = Tokenizer(folder)
+            var chunks: [Range<Int>] = []
+            var start = 0
+            for i in corpus.lines.indices where corpus.lines[i].upperBound - start > 65536 || i == corpus.lines.count - 1 {
+                chunks.append(start..<corpus.lines[i].upperBound)
+                start = corpus.lines[i].upperBound
+            }
+            time = best(options.reps) {
+                for c in chunks {
+                    try? tokenizer.forEachToken(inUTF8: corpus.bytes[c]) { folded, original in
+                        sink &+= Int(folded.first ?? 0) &+ folded.count &+ original.upperBound
+                    }
+                }
+            }
+        case "floor":
+            // The least a token costs the caller: the tokens found beforehand (folded bytes and
+            // ranges in arrays), each handed to the same closure through a call that is not
+            // inlined, as a tokenizer's would be. No fold, no word finding.
+            var folds: [UInt8] = [], spans: [UInt32] = [], lineEnds: [(Int, Int)] = []
+            for i in corpus.lines.indices {
+                if let tokens = try? folder.tokens(inUTF8: corpus.line(i)) {
+                    let base = UInt32(folds.count)
+                    folds.append(contentsOf: tokens.foldedUTF8)
+                    for t in tokens {
+                        spans.append(contentsOf: [base + UInt32(t.foldedUTF8Range.lowerBound), base + UInt32(t.foldedUTF8Range.upperBound),
+                                                  UInt32(t.originalUTF8Range.lowerBound), UInt32(t.originalUTF8Range.upperBound)])
+                    }
+                }
+                lineEnds.append((folds.count, spans.count))
+            }
+            time = folds.withUnsafeBufferPointer { f in
+                spans.withUnsafeBufferPointer { sp in
+                    best(options.reps) {
+                        var s0 = 0
+                        for (_, spanEnd) in lineEnds {
+                            handOut(f, UnsafeBufferPointer(rebasing: sp[s0..<spanEnd])) { folded, original in
+                                sink &+= Int(folded.first ?? 0) &+ folded.count &+ original.upperBound
+                            }
+                            s0 = spanEnd
+                        }
+                    }
+                }
+            }
         case "making":
             time = best(options.reps) {
                 for i in corpus.lines.indices { sink &+= (try? folder.tokens(inUTF8: corpus.line(i)))?.withFoldedUTF8 { $0.count } ?? 0 }
@@ -150,6 +216,18 @@ for name in Corpus.names {
             }
         }
     }
+    var tokenizer = Tokenizer(folder)
+    var tokenizerCount = 0
+    let tokenizerTime = best(options.reps) {
+        tokenizerCount = 0
+        for i in corpus.lines.indices {
+            try? tokenizer.forEachToken(inUTF8: corpus.line(i)) { folded, original in
+                tokenizerCount += 1
+                sink &+= Int(folded.first ?? 0) &+ folded.count &+ original.upperBound
+            }
+        }
+    }
+    precondition(tokenizerCount == tokenCount, "Tokenizer gave \(tokenizerCount) tokens, tokens(inUTF8:) \(tokenCount)")
     if ProcessInfo.processInfo.environment["BENCH_TOKENS_ONLY"] != nil {
         let makeTime = best(options.reps) {
             for i in corpus.lines.indices {
@@ -157,7 +235,7 @@ for name in Corpus.names {
                 sink &+= tokens.withFoldedUTF8 { $0.count }
             }
         }
-        print(String(format: "| %@ | tokens %.1f MB/s | making only %.1f MB/s | fold %.1f MB/s", name, corpus.megabytes / tokenTime, corpus.megabytes / makeTime, corpus.megabytes / foldTime))
+        print(String(format: "| %@ | tokens %.1f MB/s | Tokenizer %.1f MB/s | making only %.1f MB/s | fold %.1f MB/s", name, corpus.megabytes / tokenTime, corpus.megabytes / tokenizerTime, corpus.megabytes / makeTime, corpus.megabytes / foldTime))
         continue
     }
     var bounds = [Int32](repeating: 0, count: 4096)

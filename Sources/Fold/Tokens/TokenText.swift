@@ -193,6 +193,17 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
             return start..<end
         }
 
+        /// The original range of the word `range` of the fold (the next lookup starts at or
+        /// after its end, so a change that ends with it is passed), and the shift that maps
+        /// the fold after it, with how far it holds (``shiftEnd(after:changes:count:)``).
+        @inline(__always)
+        mutating func originalUTF8Range(ofWord range: Range<Int>, changes: UnsafePointer<ChangeRun>, count: Int)
+            -> (original: Range<Int>, shift: Int, shiftEnd: Int) {
+            let original = originalUTF8Range(ofFolded: range, changes: changes, count: count)
+            skipChanges(endingBy: range.upperBound, changes: changes, count: count)
+            return (original, delta, shiftEnd(after: range.upperBound, changes: changes, count: count))
+        }
+
         /// How far from `p` on `delta` maps the fold: to the start of the next change, which
         /// the cursor points at (once past the changes that end at or before `p`); nowhere
         /// (`p`) when `p` is inside it.
@@ -358,9 +369,13 @@ extension TokenText {
 
         /// Frees the buffer (unless a text took it).
         func deallocate() { free(base) }
+
+        /// Empties the log, keeping its buffer (a tokenizer's next text).
+        @inline(__always)
+        mutating func removeAll() { count = 0 }
     }
 
-    private struct Failure: Error {
+    struct Failure: Error {
         /// Where the input stopped being valid UTF-8; nil when the general path must fold it.
         let invalidAt: Int?
     }
@@ -369,7 +384,7 @@ extension TokenText {
     /// nil when the fold outgrew `capacity`. `mayNeedICU` is set when the fold of a code point
     /// written holds a code point the word breaker hands to ICU (its quick word or its entry
     /// says so, or the class of a kana composed with its voicing mark) (``TokenText/Header/mayNeedICU``).
-    private static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
+    static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
                              _ changes: inout ChangeLog, _ mayNeedICU: inout Bool, _ engine: FoldEngine) -> Result<Int, Failure>? {
         let table = engine.fastTable
         let quick = table.quick, asciiMap = table.asciiMap

@@ -346,11 +346,8 @@ public struct Tokens: Sequence, Sendable {
             /// shift that maps the fold after it up to where it holds (``Mask/shiftEnd``).
             @usableFromInline
             mutating func originalUTF8Range(_ start: Int, _ end: Int) -> (Int, Int, shift: Int, shiftEnd: Int) {
-                let range = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
-                // The next word starts at `end` or later: a change that ends with this one is
-                // passed (an accent on a word's last letter).
-                cursor.skipChanges(endingBy: end, changes: changes, count: changeCount)
-                return (range.lowerBound, range.upperBound, cursor.delta, cursor.shiftEnd(after: end, changes: changes, count: changeCount))
+                let (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: changeCount)
+                return (original.lowerBound, original.upperBound, shift, shiftEnd)
             }
 
             /// Finds the next tokens: up to 12 into the batch, then the words of an ASCII window
@@ -394,11 +391,10 @@ public struct Tokens: Sequence, Sendable {
                                 b[k &+ 2] = UInt32(truncatingIfNeeded: start &+ shift)
                                 b[k &+ 3] = UInt32(truncatingIfNeeded: end &+ shift)
                             } else {
-                                let original = cursor.originalUTF8Range(ofFolded: start..<end, changes: changes, count: changeCount)
+                                let original: Range<Int>
+                                (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: changeCount)
                                 b[k &+ 2] = UInt32(truncatingIfNeeded: original.lowerBound)
                                 b[k &+ 3] = UInt32(truncatingIfNeeded: original.upperBound)
-                                cursor.skipChanges(endingBy: end, changes: changes, count: changeCount)
-                                (shift, shiftEnd) = (cursor.delta, cursor.shiftEnd(after: end, changes: changes, count: changeCount))
                             }
                             k &+= 4
                         }

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Tokenizes text after text into buffers it keeps: the words of each text, folded, with the
+/// byte range of the text each came from, handed to a closure as they are found. The same
+/// words, ranges and order as ``Folder/tokens(inUTF8:)``, without allocating anything per text
+/// once its buffers have grown: the shape an indexer wants (SQLite's FTS5 tokenizer and
+/// ``SearchIndex`` use it).
+///
+/// ```swift
+/// var tokenizer = try Tokenizer(Folder(.search))
+/// try tokenizer.forEachToken(inUTF8: Array("L'Été à Paris".utf8)) { folded, original in
+///     print(String(decoding: folded, as: UTF8.self), original)
+/// }
+/// // l 0..<1
+/// // ete 2..<7
+/// // a 8..<10
+/// // paris 11..<16
+/// ```
+public struct Tokenizer: Sendable {
+    /// The folder whose fold and words it gives.
+    public let folder: Folder
+    private var buffers: Buffers
+
+    /// A tokenizer of `folder`'s fold.
+    ///
+    /// ```swift
+    /// var tokenizer = Tokenizer(try Folder(.ascii))
+    /// ```
+    public init(_ folder: Folder) {
+        self.folder = folder
+        buffers = Buffers()
+    }
+
+    /// The fold's room and the changes of shape, reused from text to text. Written only by the
+    /// tokenizer that holds the one reference (a copy of the tokenizer makes its own).
+    private final class Buffers: @unchecked Sendable {
+        var fold: UnsafeMutablePointer<UInt8>? = nil
+        /// The fold's room, without the padding after it.
+        var capacity = 0
+        var changes = TokenText.ChangeLog()
+
+        /// Room for a fold of `capacity` bytes and the padding.
+        func reserve(_ capacity: Int) {
+            guard capacity > self.capacity else { return }
+            free(fold)
+            guard let raw = malloc(capacity + TokenText.padding) else { fatalError("out of memory for a fold of \(capacity) bytes") }
+            fold = raw.assumingMemoryBound(to: UInt8.self)
+            self.capacity = capacity
+        }
+
+        deinit {
+            free(fold)
+            changes.deallocate()
+        }
+    }
+
+    /// Calls `body(folded, original)` for each token of `utf8`, in order: the folded word (valid
+    /// only inside `body`) and the UTF-8 byte range of `utf8` it came from. Invalid UTF-8 throws
+    /// ``InvalidUTF8Error`` with the offset of the first bad byte before any token is given, as
+    /// ``Folder/tokens(inUTF8:)`` does; an error `body` throws ends the call and is rethrown.
+    ///
+    /// ```swift
+    /// var tokenizer = try Tokenizer(Folder())
+    /// var words: [String] = []
+    /// try tokenizer.forEachToken(inUTF8: Array("Straße".utf8)) { folded, original in
+    ///     words.append("\(String(decoding: folded, as: UTF8.self)) \(original)")
+    /// }
+    /// // words == ["strasse 0..<7"]
+    /// ```
+    @inlinable
+    public mutating func forEachToken<Bytes: Collection<UInt8>>(
+        inUTF8 bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void
+    ) throws {
+        if try bytes.withContiguousStorageIfAvailable({ try forEachTokenOfUTF8($0, body) }) != nil { return }
+        try Array(bytes).withUnsafeBufferPointer { try forEachTokenOfUTF8($0, body) }
+    }
+
+    @usableFromInline
+    mutating func forEachTokenOfUTF8(_ utf8: UnsafeBufferPointer<UInt8>,
+                                     _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
+        if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
+        let buffers = self.buffers
+        let engine = folder.engine
+        let n = utf8.count
+        guard n > 0 else { return }
+        guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let src = utf8.baseAddress else {
+            return try general(utf8, body)
+        }
+        var capacity = 2 * n + 8
+        var mayNeedICU = false
+        var written: Result<Int, TokenText.Failure>
+        while true {
+            buffers.reserve(capacity)
+            buffers.changes.removeAll()
+            mayNeedICU = false
+            if let w = TokenText.fill(src, n, buffers.fold!, buffers.capacity, &buffers.changes, &mayNeedICU, engine) {
+                written = w
+                break
+            }
+            capacity = FoldEngine.expandedCapacity(n)
+        }
+        let o: Int
+        switch written {
+        case .success(let count): o = count
+        case .failure(let failure):
+            if let at = failure.invalidAt { throw InvalidUTF8Error(byteOffset: at) }
+            return try general(utf8, body)
+        }
+        let fold = buffers.fold!
+        (fold + o).initialize(repeating: 0, count: TokenText.padding)
+        let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
+        let changeCount = buffers.changes.count
+        let changes = TokenText.changes(of: TokenText.Header(changes: buffers.changes.base, changeCount: changeCount, originalCount: n, foldedCount: o))
+        var words = WordBreaker.Cursor()
+        words.onlyASCIIMayNeedICU = !mayNeedICU
+        var cursor = TokenText.Cursor()
+        var shift = 0, shiftEnd = changeCount == 0 ? Int.max : -1
+        let table = WordBreakTable.shared
+        var failure: Error? = nil
+        // The words the state machine (or ICU) finds come through the closure, in order; the
+        // words an ASCII window decides come after them as a mask, taken here.
+        while true {
+            var mask = WordBreaker.WordMask()
+            let emitted = words.nextWords(in: folded, readable: o + TokenText.padding, table: table, max: 16, mask: &mask) { start, end in
+                guard failure == nil else { return }
+                let original: Range<Int>
+                if end <= shiftEnd {
+                    original = Range(uncheckedBounds: (start &+ shift, end &+ shift))
+                } else {
+                    (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: changeCount)
+                }
+                do {
+                    try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            var starts = mask.starts, ends = mask.ends
+            if emitted == 0 && starts == 0 { break }
+            let base = mask.base
+            while starts != 0 {
+                let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
+                starts &= starts &- 1
+                ends &= ends &- 1
+                let original: Range<Int>
+                if end <= shiftEnd {
+                    original = Range(uncheckedBounds: (start &+ shift, end &+ shift))
+                } else {
+                    (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: changeCount)
+                }
+                try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
+            }
+        }
+    }
+
+    /// Text the per-scalar fold does not take: the tokens of the general path.
+    private func general(_ utf8: UnsafeBufferPointer<UInt8>,
+                         _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
+        for token in try folder.tokensOfUTF8(utf8).get() {
+            try token.word.withBytes { try body($0, token.originalUTF8Range) }
+        }
+    }
+}

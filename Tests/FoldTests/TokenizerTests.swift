@@ -1,0 +1,84 @@
+import Testing
+@testable import Fold
+
+/// `Tokenizer` gives what `Folder.tokens(in:)` gives, text after text, through buffers it reuses.
+@Suite struct TokenizerTests {
+    struct Seen: Equatable, CustomStringConvertible {
+        let folded: [UInt8]
+        let original: Range<Int>
+        var description: String { "\(String(decoding: folded, as: UTF8.self))@\(original)" }
+    }
+
+    static func seen(_ tokenizer: inout Tokenizer, _ utf8: [UInt8]) throws -> [Seen] {
+        var result: [Seen] = []
+        try tokenizer.forEachToken(inUTF8: utf8) { folded, original in result.append(Seen(folded: Array(folded), original: original)) }
+        return result
+    }
+
+    static func expected(_ folder: Folder, _ text: String) -> [Seen] {
+        folder.tokens(in: text).map { Seen(folded: $0.foldedUTF8, original: $0.originalUTF8Range) }
+    }
+
+    @Test(arguments: testedProfileNames.map { FoldProfile(named: $0)! })
+    func sameTokensAsTheSequenceTextAfterText(_ profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        // One tokenizer for all: its buffers grow and are reused by shorter texts after longer.
+        var tokenizer = Tokenizer(folder)
+        var rng = seededGenerator(0x70CE ^ UInt64(profile.name.utf8.count))
+        var failures: [String] = []
+        func check(_ text: String) throws {
+            let got = try Self.seen(&tokenizer, Array(text.utf8)), want = Self.expected(folder, text)
+            if got != want { failures.append("[\(profile.name)] \(codePoints(text)): \(got) is not \(want)") }
+        }
+        for k in 0..<2500 {
+            try check(randomString(&rng, maxPieces: k % 50 == 0 ? 400 : 16))
+        }
+        for v in try VectorTests.loadAll() { try check(v.input) }
+        // Texts whose fold is longer than twice their bytes (the buffer grows and folds again),
+        // a long line of words with changes of shape, and the empty text.
+        try check(String(repeating: "\u{FDFA}", count: 40))
+        try check("x \u{FDFA}\u{FDFA} y")
+        try check(String(repeating: "Crème brûlée à l'été, Straße 3.14 ", count: 3000))
+        try check("")
+        expectNoFailures(failures, "texts")
+    }
+
+    @Test func invalidUTF8ThrowsBeforeAnyToken() throws {
+        let folder = try Folder(.search)
+        var tokenizer = Tokenizer(folder)
+        for (bytes, offset) in [([0x61, 0x62, 0x20, 0xFF, 0x63], 3), ([0xC3, 0xA9, 0x20, 0xC3], 3), ([0x41, 0xED, 0xA0, 0x80], 1)] as [([UInt8], Int)] {
+            var calls = 0
+            #expect(throws: InvalidUTF8Error(byteOffset: offset)) {
+                try tokenizer.forEachToken(inUTF8: bytes) { _, _ in calls += 1 }
+            }
+            #expect(calls == 0)
+            #expect(throws: InvalidUTF8Error(byteOffset: offset)) { try folder.tokens(inUTF8: bytes) }
+        }
+        // And it goes on with the next text.
+        #expect(try Self.seen(&tokenizer, Array("Été".utf8)) == [Seen(folded: Array("ete".utf8), original: 0..<5)])
+    }
+
+    struct Stop: Error, Equatable {}
+
+    @Test(arguments: ["a b c d e", "α β γ δ ε", "東京 タワー", "ภาษาไทย ภาษาไทย ภาษาไทย", "a\u{301}b ∑ c d e"])
+    func anErrorOfTheBodyStopsTheTokensAndIsThrown(_ text: String) throws {
+        var tokenizer = Tokenizer(try Folder(.search))
+        var calls = 0
+        #expect(throws: Stop()) {
+            try tokenizer.forEachToken(inUTF8: Array(text.utf8)) { _, _ in
+                calls += 1
+                if calls == 2 { throw Stop() }
+            }
+        }
+        #expect(calls == 2)
+        #expect(try Self.seen(&tokenizer, Array(text.utf8)) == Self.expected(tokenizer.folder, text))
+    }
+
+    @Test func aCopyHasBuffersOfItsOwn() throws {
+        var a = Tokenizer(try Folder(.search))
+        _ = try Self.seen(&a, Array("Crème brûlée".utf8))
+        var b = a
+        #expect(try Self.seen(&b, Array("Ærøskøbing".utf8)) == [Seen(folded: Array("aeroskobing".utf8), original: 0..<13)])
+        #expect(try Self.seen(&a, Array("ﬁnance".utf8)) == [Seen(folded: Array("finance".utf8), original: 0..<8)])
+    }
+}
