@@ -3,14 +3,18 @@
 //
 //   swift run -c release bench-tokens [--titles 1000000] [--reps 3] [--corpora DIR]
 //
-// BENCH_CORPUS=name runs one corpus; BENCH_TOKENS_ONLY=1 measures tokens, making (the tokens'
-// text, not iterated) and fold only; BENCH_PHASE=fold|tokens|making runs that one phase alone
-// (for a profiler); BENCH_INDEX_ONLY=1 the SearchIndex build only.
+// BENCH_CORPUS=name runs one corpus; BENCH_TOKENS_ONLY=1 measures tokens, Tokenizer, making (the
+// tokens' text, not iterated) and fold only; BENCH_PHASE=fold|tokens|tokenizer|making runs that
+// one phase alone (for a profiler), BENCH_PHASE=chunks the Tokenizer on 64 KB chunks of lines
+// (what per-text costs weigh) and BENCH_PHASE=floor the least a token costs its caller (tokens
+// found beforehand, handed to the same closure); BENCH_INDEX_ONLY=1 the SearchIndex build only.
 //
 // Per corpus (Corpora/*.txt, line by line, best of --reps):
 //   fold(utf8:)        Folder(.search).fold(utf8:) of each line
 //   tokens(inUTF8:)    Folder(.search).tokens(inUTF8:) of each line, every token visited
 //                      (its folded UTF-8 through withFoldedUTF8, and its original range)
+//   Tokenizer          one Tokenizer(Folder(.search)) for all lines, forEachToken(inUTF8:) of
+//                      each, the same visit of every token (checked to give as many tokens)
 //   ICU words + fold   ICU's word break iterator on each line, then fold(utf8:) of each word
 //                      (what a tokenizer built from ICU and Fold does)
 // Then SearchIndex(titles) (titles made as bench-keystrokes makes them), beside the index as it
@@ -114,8 +118,8 @@ func makeTitles(count: Int, corpora: [Corpus]) -> [String] {
 let options = parseOptions()
 let folder = try Folder(.search)
 print("bench-tokens: ICU \(String(cString: icupeer_icu_version())), profile search, best of \(options.reps)\n")
-print("| corpus | MB | fold(utf8:) MB/s | tokens MB/s | tokens/s (M) | tokens / fold | ICU words + fold MB/s | tokens / ICU |")
-print("|---|---|---|---|---|---|---|---|")
+print("| corpus | MB | fold(utf8:) MB/s | tokens MB/s | Tokenizer MB/s | tokens/s (M), Tokenizer | tokens / fold | Tokenizer / fold | ICU words + fold MB/s | tokens / ICU | Tokenizer / ICU |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
 var corpora: [Corpus] = []
 for name in Corpus.names {
     let corpus = try Corpus.load(name, directory: options.corpora)
@@ -250,8 +254,9 @@ for name in Corpus.names {
         }
     }
     let mb = corpus.megabytes
-    print(String(format: "| %@ | %.1f | %.1f | %.1f | %.2f | %.0f%% | %.1f | %.1f× |", name, mb, mb / foldTime, mb / tokenTime,
-                 Double(tokenCount) / tokenTime / 1e6, foldTime / tokenTime * 100, mb / icuTime, icuTime / tokenTime))
+    print(String(format: "| %@ | %.1f | %.1f | %.1f | %.1f | %.2f | %.0f%% | %.0f%% | %.1f | %.1f× | %.1f× |", name, mb, mb / foldTime, mb / tokenTime,
+                 mb / tokenizerTime, Double(tokenCount) / tokenizerTime / 1e6, foldTime / tokenTime * 100, foldTime / tokenizerTime * 100,
+                 mb / icuTime, icuTime / tokenTime, icuTime / tokenizerTime))
     if sink == 42 { print("") }
 }
 
@@ -287,16 +292,25 @@ let oldIndexTime = best(options.reps) {
 print(String(format: "\nSearchIndex of %d titles (%.1f MB): %.3f s (%.1f MB/s); fold + ICU's iterator (the index before): %.3f s; %.1f× faster",
              indexCount, titleMB, indexTime, titleMB / indexTime, oldIndexTime, oldIndexTime / indexTime))
 
-print("\n| hostile input | N | time(N) ms | time(4N) ms | ratio |")
-print("|---|---|---|---|---|")
+print("\n| hostile input | N | time(N) ms | time(4N) ms | ratio | Tokenizer time(N) ms | time(4N) ms | ratio |")
+print("|---|---|---|---|---|---|---|---|")
 let hostile: [(String, String)] = [("marks", "a" + String(repeating: "\u{301}\u{323}", count: 1)), ("ideographs", "東"), ("apostrophes", "'"), ("U+FDFA", "\u{FDFA}"), ("a'b", "a'")]
+var hostileTokenizer = Tokenizer(folder)
 for (name, unit) in hostile {
     let n = 50_000
+    func text(_ count: Int) -> String {
+        name == "marks" ? "a" + String(repeating: "\u{301}\u{323}", count: count) : String(repeating: unit, count: count)
+    }
     func run(_ count: Int) -> Double {
-        let text = name == "marks" ? "a" + String(repeating: "\u{301}\u{323}", count: count) : String(repeating: unit, count: count)
+        let text = text(count)
         var c = 0
         return best(options.reps) { c = 0; for _ in folder.tokens(in: text) { c += 1 } }
     }
-    let t1 = run(n), t4 = run(4 * n)
-    print(String(format: "| %@ | %d | %.1f | %.1f | %.2f |", name, n, t1 * 1000, t4 * 1000, t4 / t1))
+    func runTokenizer(_ count: Int) -> Double {
+        let bytes = Array(text(count).utf8)
+        var c = 0
+        return best(options.reps) { c = 0; try? hostileTokenizer.forEachToken(inUTF8: bytes) { _, _ in c += 1 } }
+    }
+    let t1 = run(n), t4 = run(4 * n), k1 = runTokenizer(n), k4 = runTokenizer(4 * n)
+    print(String(format: "| %@ | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f |", name, n, t1 * 1000, t4 * 1000, t4 / t1, k1 * 1000, k4 * 1000, k4 / k1))
 }

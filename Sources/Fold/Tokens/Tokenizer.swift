@@ -46,12 +46,14 @@ public struct Tokenizer: Sendable {
         var changes = TokenText.ChangeLog()
 
         /// Room for a fold of `capacity` bytes and the padding.
-        func reserve(_ capacity: Int) {
-            guard capacity > self.capacity else { return }
+        func reserve(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+            if let fold, capacity <= self.capacity { return fold }
             free(fold)
             guard let raw = malloc(capacity + TokenText.padding) else { fatalError("out of memory for a fold of \(capacity) bytes") }
-            fold = raw.assumingMemoryBound(to: UInt8.self)
+            let fold = raw.assumingMemoryBound(to: UInt8.self)
+            self.fold = fold
             self.capacity = capacity
+            return fold
         }
 
         deinit {
@@ -95,16 +97,21 @@ public struct Tokenizer: Sendable {
         var capacity = 2 * n + 8
         var mayNeedICU = false
         var written: Result<Int, TokenText.Failure>
+        // The log is taken out of the buffers for the fold (an inout access to a class's stored
+        // property is checked for exclusivity at run time) and put back once it is done.
+        var log = buffers.changes
+        var fold: UnsafeMutablePointer<UInt8>
         while true {
-            buffers.reserve(capacity)
-            buffers.changes.removeAll()
+            fold = buffers.reserve(capacity)
+            log.removeAll()
             mayNeedICU = false
-            if let w = TokenText.fill(src, n, buffers.fold!, buffers.capacity, &buffers.changes, &mayNeedICU, engine) {
+            if let w = TokenText.fill(src, n, fold, capacity, &log, &mayNeedICU, engine) {
                 written = w
                 break
             }
             capacity = FoldEngine.expandedCapacity(n)
         }
+        buffers.changes = log
         let o: Int
         switch written {
         case .success(let count): o = count
@@ -112,11 +119,10 @@ public struct Tokenizer: Sendable {
             if let at = failure.invalidAt { throw InvalidUTF8Error(byteOffset: at) }
             return try general(utf8, body)
         }
-        let fold = buffers.fold!
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
-        let changeCount = buffers.changes.count
-        let changes = TokenText.changes(of: TokenText.Header(changes: buffers.changes.base, changeCount: changeCount, originalCount: n, foldedCount: o))
+        let changeCount = log.count
+        let changes = TokenText.changes(of: TokenText.Header(changes: log.base, changeCount: changeCount, originalCount: n, foldedCount: o))
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
         var cursor = TokenText.Cursor()
