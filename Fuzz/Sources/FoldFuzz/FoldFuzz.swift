@@ -17,7 +17,8 @@
 // - tokens: tokens(inUTF8:) throws at the first invalid byte; the tokens' words are slices of
 //   the fold and their original ranges are the offset map's, inside the input, on scalar
 //   boundaries and monotone; tokens(decoding:) gives the decoded text's tokens, with ranges
-//   into the raw bytes that hold the same text.
+//   into the raw bytes that hold the same text; a Tokenizer kept across inputs (its buffers
+//   reused) gives tokens(inUTF8:)'s words and ranges, and throws where it throws.
 // Any failure calls fatalError with the input's code points (see FuzzSupport.fail).
 //
 // FOLD_FUZZ_SKIP (environment, comma-separated check names) switches checks off, so a campaign
@@ -38,6 +39,9 @@ let skipped: Set<String> = {
 }()
 
 @inline(__always) func enabled(_ check: String) -> Bool { skipped.isEmpty || !skipped.contains(check) }
+
+/// One Tokenizer per folder, kept from input to input (its buffers grow and are reused).
+nonisolated(unsafe) var tokenizers: [Tokenizer] = folders.map { Tokenizer($0) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -63,7 +67,7 @@ func check(_ bytes: [UInt8]) {
     for s in text.unicodeScalars { boundaries[offset] = true; offset += UTF8.width(s) }
     boundaries[offset] = true
 
-    for folder in folders {
+    for (f, folder) in folders.enumerated() {
         let profile = folder.profile
         let name = profile.name
         let folded = folder.fold(text)
@@ -199,6 +203,22 @@ func check(_ bytes: [UInt8]) {
             }
             checkTokens(folder.tokens(in: text), folder: folder, name: name, bytes: bytes, text: text, foldedUTF8: foldedUTF8,
                         mapped: mapped, boundaries: boundaries)
+            // The Tokenizer: the sequence's words and ranges, or its error.
+            var given: [([UInt8], Range<Int>)] = []
+            do {
+                try tokenizers[f].forEachToken(inUTF8: bytes) { folded, original in given.append((Array(folded), original)) }
+                if let at = invalidAt { fail("tokens", profile: name, input: bytes, "Tokenizer did not throw; the first invalid byte is at \(at)") }
+                let expected = Array(folder.tokens(in: text)).map { ($0.foldedUTF8, $0.originalUTF8Range) }
+                if !given.elementsEqual(expected, by: { $0.0 == $1.0 && $0.1 == $1.1 }) {
+                    fail("tokens", profile: name, input: bytes, "Tokenizer gives \(given.map { ($0.0.count, $0.1) }), tokens(in:) \(expected.map { ($0.0.count, $0.1) })")
+                }
+            } catch let error as InvalidUTF8Error {
+                if error.byteOffset != invalidAt || !given.isEmpty {
+                    fail("tokens", profile: name, input: bytes, "Tokenizer threw at \(error.byteOffset) after \(given.count) tokens; the first invalid byte is at \(String(describing: invalidAt))")
+                }
+            } catch {
+                fail("tokens", profile: name, input: bytes, "Tokenizer threw \(error)")
+            }
             // tokens(decoding:): the tokens of the text as decoded, with ranges into the bytes
             // given that hold the same text as the decoded token's range.
             let decoded = Array(folder.tokens(decoding: bytes)), ofText = Array(folder.tokens(in: text))
