@@ -9,8 +9,7 @@ import Darwin
 /// Tokenizes text after text into buffers it keeps: the words of each text, folded, with the
 /// byte range of the text each came from, handed to a closure as they are found. The same
 /// words, ranges and order as ``Folder/tokens(inUTF8:)``, without allocating anything per text
-/// once its buffers have grown: the shape an indexer wants (SQLite's FTS5 tokenizer and
-/// ``SearchIndex`` use it).
+/// once its buffers have grown: the shape an indexer wants (Fold's FTS5 tokenizer uses it).
 ///
 /// ```swift
 /// var tokenizer = try Tokenizer(Folder(.search))
