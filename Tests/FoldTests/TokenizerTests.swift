@@ -43,6 +43,30 @@ import Testing
         expectNoFailures(failures, "texts")
     }
 
+    /// Text that is mostly ASCII, cut anywhere by 64-byte windows: the words the windows give
+    /// one after the other (joiners, digits, letters across a window's edge), and the hand-over
+    /// to the word breaker at the first byte a window does not decide (an accent that folds to
+    /// ASCII does not stop them; "_", a letter kept, an ideograph do).
+    @Test(arguments: ["search", "ascii", "nfkc-casefold"])
+    func windowsAcrossTheirEdgesAndTheHandOver(_ name: String) throws {
+        let folder = try Folder(FoldProfile(named: name)!)
+        var tokenizer = Tokenizer(folder)
+        var rng = seededGenerator(0x3D6E ^ UInt64(name.utf8.count))
+        let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü"]
+        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n"]
+        var failures: [String] = []
+        for k in 0..<4000 {
+            let length = [63, 64, 65, 127, 128, 129, 200][k % 7] + Int.random(in: -3...3, using: &rng)
+            var text = ""
+            for _ in 0..<max(1, length) {
+                text += Int.random(in: 0..<40, using: &rng) == 0 ? rare.randomElement(using: &rng)! : common.randomElement(using: &rng)!
+            }
+            let got = try Self.seen(&tokenizer, Array(text.utf8)), want = Self.expected(folder, text)
+            if got != want { failures.append("[\(name)] \(codePoints(text)): \(got) is not \(want)") }
+        }
+        expectNoFailures(failures, "texts")
+    }
+
     @Test func invalidUTF8ThrowsBeforeAnyToken() throws {
         let folder = try Folder(.search)
         var tokenizer = Tokenizer(folder)

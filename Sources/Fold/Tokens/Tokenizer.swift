@@ -124,8 +124,80 @@ public struct Tokenizer: Sendable {
         let changes = TokenText.changes(of: TokenText.Header(changes: log.base, changeCount: changeCount, originalCount: n, foldedCount: o))
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
-        var cursor = TokenText.Cursor()
-        var shift = 0, shiftEnd = changeCount == 0 ? Int.max : -1
+        var mapper = Mapper(changes: changes, count: changeCount)
+        // Where the word breaker starts (after the words the windows below gave).
+        var resume = 0
+        if !mayNeedICU && memchr(fold, 0x40, o) == nil {
+            // No code point of the fold takes ICU's iterator: the words of its ASCII windows
+            // from their bits, one window after the other, with what the last byte of a window
+            // and the first after it are carried across; from the first window that holds a
+            // byte it does not decide (not ASCII, or "_"), the word breaker goes on after the
+            // last word given (most English and European text never gets there).
+            words.checked = true
+            var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
+            var pending = -1, base = 0
+            while true {
+                guard base < o else {
+                    if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
+                    return
+                }
+                let w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
+                // The byte after the window (the fold's padding past its end: zeros).
+                let after = fold[base &+ 64]
+                let nextLetter: UInt64 = (after | 0x20) &- 0x61 < 26 ? 1 : 0, nextDigit: UInt64 = after &- 0x30 < 10 ? 1 : 0
+                let letters = w.letters, digits = w.digits, joiners = w.joiners
+                let betweenLetters = ((letters &<< 1) | previousLetter) & ((letters &>> 1) | (nextLetter &<< 63))
+                let betweenDigits = ((digits &<< 1) | previousDigit) & ((digits &>> 1) | (nextDigit &<< 63))
+                var joins = joiners & betweenDigits
+                if joiners & betweenLetters != 0 {
+                    joins |= WordBreaker.ASCIIWindow.periods(fold + base, 64, among: joiners & betweenLetters)
+                }
+                let word = letters | digits | joins
+                var starts = word & ~((word &<< 1) | carry), ends = ~word & ((word &<< 1) | carry)
+                // A joiner that ends the window, before a byte the next window does not decide:
+                // its word is the word breaker's (from the last word given).
+                let stop = w.undecided != 0 || (after >= 0x80 && (ends & joiners) &>> 63 != 0)
+                if w.undecided == 0 && stop { ends &= ~(1 &<< 63) }
+                if w.undecided != 0 {
+                    // The words that end before the first undecided byte, where the byte after
+                    // them decides (a joiner needs its right neighbour decided too).
+                    let limit = UInt64(w.undecided.trailingZeroBitCount)
+                    let before: UInt64 = (1 &<< limit) &- 1
+                    ends &= before & ~(joiners & ~(before &>> 1))
+                    starts &= before
+                }
+                carry = word &>> 63
+                previousLetter = letters &>> 63
+                previousDigit = digits &>> 63
+                if pending >= 0 {
+                    if ends != 0 {
+                        let end = base &+ ends.trailingZeroBitCount
+                        try body(UnsafeBufferPointer(start: fold + pending, count: end &- pending), mapper.original(pending, end))
+                        ends &= ends &- 1
+                        resume = end
+                        pending = -1
+                    } else if !stop {
+                        base &+= 64
+                        continue
+                    }
+                }
+                while starts != 0 && pending < 0 {
+                    let start = base &+ starts.trailingZeroBitCount
+                    if ends == 0 {
+                        pending = start
+                        break
+                    }
+                    let end = base &+ ends.trailingZeroBitCount
+                    try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
+                    starts &= starts &- 1
+                    ends &= ends &- 1
+                    resume = end
+                }
+                if stop { break }
+                base &+= 64
+            }
+            words.position = resume
+        }
         let table = WordBreakTable.shared
         var failure: Error? = nil
         // The words the state machine (or ICU) finds come through the closure, in order; the
@@ -134,12 +206,7 @@ public struct Tokenizer: Sendable {
             var mask = WordBreaker.WordMask()
             let emitted = words.nextWords(in: folded, readable: o + TokenText.padding, table: table, max: 16, mask: &mask) { start, end in
                 guard failure == nil else { return }
-                let original: Range<Int>
-                if end <= shiftEnd {
-                    original = Range(uncheckedBounds: (start &+ shift, end &+ shift))
-                } else {
-                    (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: changeCount)
-                }
+                let original = mapper.original(start, end)
                 do {
                     try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
                 } catch {
@@ -154,14 +221,30 @@ public struct Tokenizer: Sendable {
                 let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
                 starts &= starts &- 1
                 ends &= ends &- 1
-                let original: Range<Int>
-                if end <= shiftEnd {
-                    original = Range(uncheckedBounds: (start &+ shift, end &+ shift))
-                } else {
-                    (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: changeCount)
-                }
-                try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
+                try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
             }
+        }
+    }
+
+    /// Maps the words of a fold, in order, to the original: one shift up to the next change of
+    /// shape, a lookup among the changes for a word that reaches one.
+    struct Mapper {
+        let changes: UnsafePointer<TokenText.ChangeRun>, count: Int
+        var cursor = TokenText.Cursor()
+        /// Original offset minus folded offset, for the fold up to `shiftEnd`.
+        var shift = 0, shiftEnd: Int
+
+        init(changes: UnsafePointer<TokenText.ChangeRun>, count: Int) {
+            (self.changes, self.count) = (changes, count)
+            shiftEnd = count == 0 ? Int.max : -1
+        }
+
+        @inline(__always)
+        mutating func original(_ start: Int, _ end: Int) -> Range<Int> {
+            if end <= shiftEnd { return Range(uncheckedBounds: (start &+ shift, end &+ shift)) }
+            let original: Range<Int>
+            (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: count)
+            return original
         }
     }
 
