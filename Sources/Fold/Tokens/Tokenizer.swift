@@ -125,15 +125,13 @@ public struct Tokenizer: Sendable {
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
         var mapper = Mapper(changes: changes, count: changeCount)
-        // Where the word breaker starts (after the words the windows below gave).
-        var resume = 0
         if !mayNeedICU && memchr(fold, 0x40, o) == nil {
             // No code point of the fold takes ICU's iterator: the words of its ASCII windows
             // from their bits, one window after the other, with what the last byte of a window
-            // and the first after it are carried across; from the first window that holds a
-            // byte it does not decide (not ASCII, or "_"), the word breaker goes on after the
-            // last word given (most English and European text never gets there).
-            words.checked = true
+            // and the first after it carried across; at a byte a window does not decide (not
+            // ASCII, or "_"), the state machine gives the next word from the end of the last
+            // one given (`resume`), and the windows start again after it.
+            var resume = 0
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
             var pending = -1, base = 0
             while true {
@@ -142,6 +140,7 @@ public struct Tokenizer: Sendable {
                     return
                 }
                 let w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
+                let givenBefore = resume
                 // The byte after the window (the fold's padding past its end: zeros).
                 let after = fold[base &+ 64]
                 let nextLetter: UInt64 = (after | 0x20) &- 0x61 < 26 ? 1 : 0, nextDigit: UInt64 = after &- 0x30 < 10 ? 1 : 0
@@ -193,9 +192,25 @@ public struct Tokenizer: Sendable {
                     ends &= ends &- 1
                     resume = end
                 }
-                if stop { break }
+                if stop {
+                    // A window that gave no word before a byte it does not decide: text with
+                    // few ASCII words (Greek, CJK), which the word breaker takes from here on.
+                    if resume == givenBefore {
+                        break
+                    }
+                    // The state machine finds the next word (past the undecided bytes, or
+                    // holding them), and the windows start again after it.
+                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: WordBreakTable.shared) else { return }
+                    try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
+                    resume = next.upperBound
+                    base = resume
+                    (carry, previousLetter, previousDigit, pending) = (0, 0, 0, -1)
+                    continue
+                }
                 base &+= 64
             }
+            // The word breaker goes on after the last word given; the text needs no ICU.
+            words.checked = true
             words.position = resume
         }
         let table = WordBreakTable.shared
