@@ -23,6 +23,10 @@ import Darwin
 /// ```
 public struct Tokenizer: Sendable {
     /// The folder whose fold and words it gives.
+    ///
+    /// ```swift
+    /// try Tokenizer(Folder(.ascii)).folder.profile.name   // "ascii"
+    /// ```
     public let folder: Folder
     private var buffers: Buffers
 
