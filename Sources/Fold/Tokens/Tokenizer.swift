@@ -10,6 +10,9 @@ import Darwin
 /// byte range of the text each came from, handed to a closure as they are found. The same
 /// words, ranges and order as ``Folder/tokens(inUTF8:)``, without allocating anything per text
 /// once its buffers have grown: the shape an indexer wants (Fold's FTS5 tokenizer uses it).
+/// The buffers keep the size they grew to for the largest text seen (its fold, twice its bytes,
+/// and its changes of shape) until the tokenizer goes: after an unusually large text, a new
+/// tokenizer gives the memory back.
 ///
 /// ```swift
 /// var tokenizer = try Tokenizer(Folder(.search))
