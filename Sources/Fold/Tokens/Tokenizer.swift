@@ -51,6 +51,20 @@ public struct Tokenizer: Sendable {
         var capacity = 0
         var changes = TokenText.ChangeLog()
 
+        /// The mapper's table (``Mapper/starts``): room for twice `foldedCount` numbers and
+        /// eight after each half.
+        private var units: UnsafeMutablePointer<UInt32>? = nil
+        private var unitCapacity = 0
+        func unitTable(_ foldedCount: Int) -> UnsafeMutablePointer<UInt32> {
+            if let units, foldedCount <= unitCapacity { return units }
+            units?.deallocate()
+            let capacity = max(256, foldedCount, 2 * unitCapacity)
+            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity + 16)
+            units = table
+            unitCapacity = capacity
+            return table
+        }
+
         /// Room for a fold of `capacity` bytes and the padding.
         func reserve(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
             if let fold, capacity <= self.capacity { return fold }
@@ -64,6 +78,7 @@ public struct Tokenizer: Sendable {
 
         deinit {
             free(fold)
+            units?.deallocate()
             changes.deallocate()
         }
     }
@@ -131,7 +146,11 @@ public struct Tokenizer: Sendable {
         let changes = TokenText.changes(of: TokenText.Header(changes: log.base, changeCount: changeCount, originalCount: n, foldedCount: o))
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
-        var mapper = Mapper(changes: changes, count: changeCount)
+        // The units' table (8 bytes a folded byte) for a fold of up to a megabyte with a change
+        // of shape every 16 bytes or more often (accents in every other word); fewer changes
+        // are found faster by the lookups.
+        var mapper = Mapper(changes: changes, count: changeCount, foldedCount: o,
+                            table: changeCount > 0 && changeCount &* 16 >= o && o <= 1 << 20 ? buffers.unitTable(o) : nil)
         if !mayNeedICU && memchr(fold, 0x40, o) == nil {
             // No code point of the fold takes ICU's iterator: the words of its ASCII windows
             // from their bits, one window after the other, with what the last byte of a window
@@ -255,15 +274,79 @@ public struct Tokenizer: Sendable {
         var cursor = TokenText.Cursor()
         /// Original offset minus folded offset, for the fold up to `shiftEnd`.
         var shift = 0, shiftEnd: Int
+        /// For a fold with changes of shape that is not too long: the original start and end of
+        /// the unit of each folded byte, so that a word's range is two loads. (The lookups'
+        /// branches are mispredicted in text with an accent in every other word.)
+        let starts: UnsafeMutablePointer<UInt32>?, ends: UnsafeMutablePointer<UInt32>
 
-        init(changes: UnsafePointer<TokenText.ChangeRun>, count: Int) {
+        /// The mapper of a fold of `foldedCount` bytes with `changes`; `table`, room for twice
+        /// `foldedCount` numbers and eight more, or nil.
+        init(changes: UnsafePointer<TokenText.ChangeRun>, count: Int, foldedCount: Int, table: UnsafeMutablePointer<UInt32>?) {
             (self.changes, self.count) = (changes, count)
             shiftEnd = count == 0 ? Int.max : -1
+            if count > 0, let table {
+                starts = table
+                ends = table + foldedCount + 8
+                Self.write(table, table + foldedCount + 8, foldedCount, changes, count)
+            } else {
+                starts = nil
+                ends = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt32>.alignment)!
+            }
+        }
+
+        /// Each folded byte's unit's original start and end, from the changes: the bytes of the
+        /// same shape eight at a time (up to eight past the end may be written).
+        static func write(_ starts: UnsafeMutablePointer<UInt32>, _ ends: UnsafeMutablePointer<UInt32>, _ foldedCount: Int,
+                          _ changes: UnsafePointer<TokenText.ChangeRun>, _ count: Int) {
+            let lanes = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
+            let s = UnsafeMutableRawPointer(starts), e = UnsafeMutableRawPointer(ends)
+            var p = 0, delta: UInt32 = 0
+            for r in 0...count {
+                let sameEnd = r < count ? changes[r].foldedStart : foldedCount
+                var k = p
+                while k < sameEnd {
+                    let o = lanes &+ SIMD8(repeating: UInt32(truncatingIfNeeded: k) &+ delta)
+                    s.storeBytes(of: o, toByteOffset: 4 &* k, as: SIMD8<UInt32>.self)
+                    e.storeBytes(of: o &+ 1, toByteOffset: 4 &* k, as: SIMD8<UInt32>.self)
+                    k &+= 8
+                }
+                guard r < count else { break }
+                let run = changes[r]
+                let foldedLength = Int(run.foldedLength), originalLength = run.originalLength
+                var q = sameEnd, original = run.originalStart
+                if foldedLength == 1 {
+                    // Units of one folded byte (fullwidth letters): eight at a time.
+                    let step = SIMD8<UInt32>(repeating: UInt32(truncatingIfNeeded: originalLength)) &* lanes
+                    let length = SIMD8<UInt32>(repeating: UInt32(truncatingIfNeeded: originalLength))
+                    var k = 0
+                    while k < Int(run.count) {
+                        let o = step &+ SIMD8(repeating: UInt32(truncatingIfNeeded: original &+ k &* originalLength))
+                        s.storeBytes(of: o, toByteOffset: 4 &* (q &+ k), as: SIMD8<UInt32>.self)
+                        e.storeBytes(of: o &+ length, toByteOffset: 4 &* (q &+ k), as: SIMD8<UInt32>.self)
+                        k &+= 8
+                    }
+                    p = run.foldedEnd
+                    delta = UInt32(truncatingIfNeeded: run.originalEnd &- run.foldedEnd)
+                    continue
+                }
+                for _ in 0..<Int(run.count) {
+                    let a = UInt32(truncatingIfNeeded: original), b = UInt32(truncatingIfNeeded: original &+ originalLength)
+                    for _ in 0..<foldedLength {
+                        starts[q] = a
+                        ends[q] = b
+                        q &+= 1
+                    }
+                    original &+= originalLength
+                }
+                p = run.foldedEnd
+                delta = UInt32(truncatingIfNeeded: run.originalEnd &- run.foldedEnd)
+            }
         }
 
         @inline(__always)
         mutating func original(_ start: Int, _ end: Int) -> Range<Int> {
             if end <= shiftEnd { return Range(uncheckedBounds: (start &+ shift, end &+ shift)) }
+            if let starts { return Range(uncheckedBounds: (Int(starts[start]), Int(ends[end &- 1]))) }
             let original: Range<Int>
             (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: count)
             return original
