@@ -113,8 +113,11 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
 
     /// The changes of a text with `header` (an aligned pointer that is never read when there
     /// are none).
-    static func changes(of header: Header) -> UnsafePointer<ChangeRun> {
-        UnsafePointer(header.changes ?? UnsafeMutablePointer(bitPattern: MemoryLayout<ChangeRun>.alignment)!)
+    static func changes(of header: Header) -> UnsafePointer<ChangeRun> { changes(header.changes) }
+
+    /// The changes at `base` (a change log's), or an aligned pointer never read when there are none.
+    static func changes(_ base: UnsafeMutablePointer<ChangeRun>?) -> UnsafePointer<ChangeRun> {
+        UnsafePointer(base ?? UnsafeMutablePointer(bitPattern: MemoryLayout<ChangeRun>.alignment)!)
     }
 
     /// A text holding a copy of `original`, with room for a fold of up to `foldCapacity`

@@ -143,14 +143,14 @@ public struct Tokenizer: Sendable {
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
         let changeCount = log.count
-        let changes = TokenText.changes(of: TokenText.Header(changes: log.base, changeCount: changeCount, originalCount: n, foldedCount: o))
+        let changes = TokenText.changes(log.base)
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
-        // The units' table (8 bytes a folded byte) for a fold of up to a megabyte with a change
-        // of shape every 16 bytes or more often (accents in every other word); fewer changes
-        // are found faster by the lookups.
+        // The units' table (8 bytes a folded byte, offsets as UInt32) for a fold of up to a
+        // megabyte with a change of shape every 16 bytes or more often (accents in every other
+        // word); fewer changes are found faster by the lookups.
         var mapper = Mapper(changes: changes, count: changeCount, foldedCount: o,
-                            table: changeCount > 0 && changeCount &* 16 >= o && o <= 1 << 20 ? buffers.unitTable(o) : nil)
+                            table: changeCount > 0 && changeCount &* 16 >= o && o <= 1 << 20 && n < Int(UInt32.max) ? buffers.unitTable(o) : nil)
         if !mayNeedICU && memchr(fold, 0x40, o) == nil {
             // No code point of the fold takes ICU's iterator: the words of its ASCII windows
             // from their bits, one window after the other, with what the last byte of a window
@@ -171,13 +171,9 @@ public struct Tokenizer: Sendable {
                 let after = fold[base &+ 64]
                 let nextLetter: UInt64 = (after | 0x20) &- 0x61 < 26 ? 1 : 0, nextDigit: UInt64 = after &- 0x30 < 10 ? 1 : 0
                 let letters = w.letters, digits = w.digits, joiners = w.joiners
-                let betweenLetters = ((letters &<< 1) | previousLetter) & ((letters &>> 1) | (nextLetter &<< 63))
-                let betweenDigits = ((digits &<< 1) | previousDigit) & ((digits &>> 1) | (nextDigit &<< 63))
-                var joins = joiners & betweenDigits
-                if joiners & betweenLetters != 0 {
-                    joins |= WordBreaker.ASCIIWindow.periods(fold + base, 64, among: joiners & betweenLetters)
-                }
-                let word = letters | digits | joins
+                let word = WordBreaker.ASCIIWindow.wordBytes(fold + base, 64, letters: letters, digits: digits, joiners: joiners,
+                                                             previousLetter: previousLetter, previousDigit: previousDigit,
+                                                             nextLetter: nextLetter, nextDigit: nextDigit)
                 var starts = word & ~((word &<< 1) | carry), ends = ~word & ((word &<< 1) | carry)
                 // A joiner that ends the window, before a byte the next window does not decide:
                 // its word is the word breaker's (from the last word given).

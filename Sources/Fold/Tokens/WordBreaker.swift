@@ -206,6 +206,24 @@ enum WordBreaker {
             joiners = c.joiners
         }
 
+        /// The bytes of the `count` at `p` that are in words, from their `letters`, `digits` and
+        /// `joiners`: letters and digits, and the joiners UAX #29 puts between the right two
+        /// neighbours ("." between two letters or two digits, "," and ";" between two digits).
+        /// `previousLetter`/`previousDigit` (0 or 1) say the byte before bit 0 is one, and
+        /// `nextLetter`/`nextDigit` the byte after bit 63 (a window that goes on from another).
+        @inline(__always)
+        static func wordBytes(_ p: UnsafePointer<UInt8>, _ count: Int, letters: UInt64, digits: UInt64, joiners: UInt64,
+                              previousLetter: UInt64 = 0, previousDigit: UInt64 = 0,
+                              nextLetter: UInt64 = 0, nextDigit: UInt64 = 0) -> UInt64 {
+            let betweenLetters = ((letters &<< 1) | previousLetter) & ((letters &>> 1) | (nextLetter &<< 63))
+            let betweenDigits = ((digits &<< 1) | previousDigit) & ((digits &>> 1) | (nextDigit &<< 63))
+            var joins = joiners & betweenDigits
+            if joiners & betweenLetters != 0 {
+                joins |= periods(p, count, among: joiners & betweenLetters)
+            }
+            return letters | digits | joins
+        }
+
         /// The periods among `joiners` (read again: only a window with a joiner between two
         /// letters asks).
         @inline(__always)
@@ -254,13 +272,8 @@ enum WordBreaker {
             } else {
                 let valid: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) &- 1
                 let letters = w.letters & valid, digits = w.digits & valid
-                let betweenLetters = (letters << 1) & (letters >> 1), betweenDigits = (digits << 1) & (digits >> 1)
                 let joiners = w.joiners
-                var joins = joiners & betweenDigits
-                if joiners & betweenLetters != 0 {
-                    joins |= ASCIIWindow.periods(p + pos, known, among: joiners & betweenLetters)
-                }
-                let word = letters | digits | joins
+                let word = ASCIIWindow.wordBytes(p + pos, known, letters: letters, digits: digits, joiners: joiners)
                 // A bit at each run's first byte, and at the byte after each run (a run that
                 // reaches the window's end has none).
                 var starts = word & ~(word &<< 1), ends = ~word & (word &<< 1)
