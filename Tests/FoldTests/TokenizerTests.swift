@@ -19,16 +19,18 @@ import Testing
         folder.tokens(in: text).map { Seen(folded: $0.foldedUTF8, original: $0.originalUTF8Range) }
     }
 
-    @Test(arguments: testedProfileNames.map { FoldProfile(named: $0)! })
-    func sameTokensAsTheSequenceTextAfterText(_ profile: FoldProfile) throws {
+    /// With each way of mapping words back: the unit ends (any text under 4 GB) and the change
+    /// log (longer texts).
+    @Test(arguments: testedProfileNames.map { FoldProfile(named: $0)! }, [false, true])
+    func sameTokensAsTheSequenceTextAfterText(_ profile: FoldProfile, mapsWithChangeLog: Bool) throws {
         let folder = try Folder(profile)
         // One tokenizer for all: its buffers grow and are reused by shorter texts after longer.
-        var tokenizer = Tokenizer(folder)
+        var tokenizer = Tokenizer(folder, mapsWithChangeLog: mapsWithChangeLog)
         var rng = seededGenerator(0x70CE ^ UInt64(profile.name.utf8.count))
         var failures: [String] = []
         func check(_ text: String) throws {
             let got = try Self.seen(&tokenizer, Array(text.utf8)), want = Self.expected(folder, text)
-            if got != want { failures.append("[\(profile.name)] \(codePoints(text)): \(got) is not \(want)") }
+            if got != want { failures.append("[\(profile.name), log \(mapsWithChangeLog)] \(codePoints(text)): \(got) is not \(want)") }
         }
         for k in 0..<2500 {
             try check(randomString(&rng, maxPieces: k % 50 == 0 ? 400 : 16))

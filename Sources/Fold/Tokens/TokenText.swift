@@ -293,9 +293,8 @@ extension TokenText {
         }
     }
 
-    /// The changes as ``perScalar`` finds them: a buffer that doubles when full.
     /// The changes as ``perScalar`` finds them, as runs: a buffer that doubles when full.
-    struct ChangeLog {
+    struct ChangeLog: ShapeLog {
         /// Allocated at the first change.
         private(set) var base: UnsafeMutablePointer<ChangeRun>? = nil
         private var capacity = 0
@@ -326,19 +325,35 @@ extension TokenText {
                              foldedLength: UInt32(foldedLength), count: 1))
         }
 
+        @inline(__always)
+        mutating func recordUnit(_ foldedStart: Int, _ foldedLength: Int, _ originalStart: Int, _ originalLength: Int) {
+            appendUnit(foldedStart, foldedLength, originalStart, originalLength)
+        }
+
+        @inline(__always)
+        mutating func recordRemoved(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int) {
+            if lastUnitFoldedStart == unitFoldedStart {
+                extendLastUnit(toOriginalEnd: originalEnd)
+            } else {
+                appendUnit(unitFoldedStart, unitFoldedEnd - unitFoldedStart, unitOriginalStart, originalEnd - unitOriginalStart)
+            }
+        }
+
+        @inline(__always)
+        mutating func recordComposedKana(foldedStart: Int, originalStart: Int, originalEnd: Int) {
+            if lastUnitFoldedStart == foldedStart {
+                extendLastUnit(toOriginalEnd: originalEnd)
+            } else {
+                appendUnit(foldedStart, 3, originalStart, originalEnd - originalStart)
+            }
+        }
+
         /// Where the last unit starts in the fold (-1 when there is none).
         @inline(__always)
         var lastUnitFoldedStart: Int {
             guard count > 0 else { return -1 }
             let last = base![count - 1]
             return last.foldedEnd - Int(last.foldedLength)
-        }
-
-        /// Where the last unit starts in the original (there is one).
-        @inline(__always)
-        var lastUnitOriginalStart: Int {
-            let last = base![count - 1]
-            return last.originalEnd - last.originalLength
         }
 
         /// Makes the last unit's source end at `originalEnd` (a mark or ignorable joins it).
@@ -387,8 +402,8 @@ extension TokenText {
     /// nil when the fold outgrew `capacity`. `mayNeedICU` is set when the fold of a code point
     /// written holds a code point the word breaker hands to ICU (its quick word or its entry
     /// says so, or the class of a kana composed with its voicing mark) (``TokenText/Header/mayNeedICU``).
-    static func fill(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
-                             _ changes: inout ChangeLog, _ mayNeedICU: inout Bool, _ engine: FoldEngine) -> Result<Int, Failure>? {
+    static func fill<Log: ShapeLog>(_ src: UnsafePointer<UInt8>, _ n: Int, _ out: UnsafeMutablePointer<UInt8>, _ capacity: Int,
+                                    _ changes: inout Log, _ mayNeedICU: inout Bool, _ engine: FoldEngine) -> Result<Int, Failure>? {
         let table = engine.fastTable
         let quick = table.quick, asciiMap = table.asciiMap
         let caseOnly = table.asciiCaseOnly, swar = caseOnly || table.asciiIdentity
@@ -476,7 +491,7 @@ extension TokenText {
                     UnsafeMutableRawPointer(out + o).storeBytes(of: q.bytes, as: UInt32.self)
                     quickWords |= q.raw
                     if !(q.isOneScalar && q.count == length) {
-                        changes.appendUnit(o, q.count, i, length)
+                        changes.recordUnit(o, q.count, i, length)
                     }
                     kanaIn = q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3 ? i : -1
                     unitOut = o
@@ -530,14 +545,10 @@ extension TokenText {
                 // gone; the composite may need ICU only if its own class says so.
                 if WordBreakTable.shared(composite) == .slow { mayNeedICU = true }
                 UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
-                if changes.lastUnitFoldedStart == o - 3 {
-                    changes.extendLastUnit(toOriginalEnd: i + length)
-                } else {
-                    changes.appendUnit(o - 3, 3, kanaIn, i + length - kanaIn)
-                }
-                kanaIn = -1
+                changes.recordComposedKana(foldedStart: o - 3, originalStart: kanaIn, originalEnd: i + length)
                 unitOut = o - 3
-                unitIn = changes.lastUnitOriginalStart
+                unitIn = kanaIn
+                kanaIn = -1
                 i &+= length
                 continue
             }
@@ -548,11 +559,7 @@ extension TokenText {
             if e.isEmpty && !e.has(FastEntry.general | FastEntry.tail) && unitOut >= 0 {
                 // A removed mark or ignorable: gone before anything composes, so it changes no
                 // neighbour; it belongs to the unit before it (as in the general path's map).
-                if changes.lastUnitFoldedStart == unitOut {
-                    changes.extendLastUnit(toOriginalEnd: i + length)
-                } else {
-                    changes.appendUnit(unitOut, o - unitOut, unitIn, i + length - unitIn)
-                }
+                changes.recordRemoved(unitFoldedStart: unitOut, unitFoldedEnd: o, unitOriginalStart: unitIn, originalEnd: i + length)
                 kanaIn = -1
                 i &+= length
                 continue
@@ -566,7 +573,7 @@ extension TokenText {
             if e.has(FastEntry.needsWordDictionary) { mayNeedICU = true }
             (out + o).update(from: bytes, count: count)
             if !(e.isIdentity || (count == length && UTF8Decoder.sequenceLength(lead: bytes[0]) == count)) {
-                changes.appendUnit(o, count, i, length)
+                changes.recordUnit(o, count, i, length)
             }
             kanaIn = -1
             unitOut = o

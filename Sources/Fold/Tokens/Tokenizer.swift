@@ -32,6 +32,9 @@ public struct Tokenizer: Sendable {
     /// ```
     public let folder: Folder
     private var buffers: Buffers
+    /// Maps every text's words with a change log, as only a text of 4 GB or more needs (for
+    /// tests of that path).
+    let mapsWithChangeLog: Bool
 
     /// A tokenizer of `folder`'s fold.
     ///
@@ -39,7 +42,12 @@ public struct Tokenizer: Sendable {
     /// var tokenizer = Tokenizer(try Folder(.ascii))
     /// ```
     public init(_ folder: Folder) {
+        self.init(folder, mapsWithChangeLog: false)
+    }
+
+    init(_ folder: Folder, mapsWithChangeLog: Bool) {
         self.folder = folder
+        self.mapsWithChangeLog = mapsWithChangeLog
         buffers = Buffers()
     }
 
@@ -51,18 +59,27 @@ public struct Tokenizer: Sendable {
         var capacity = 0
         var changes = TokenText.ChangeLog()
 
-        /// The mapper's table (``Mapper/starts``): room for twice `foldedCount` numbers and
-        /// eight after each half.
-        private var units: UnsafeMutablePointer<UInt32>? = nil
-        private var unitCapacity = 0
-        func unitTable(_ foldedCount: Int) -> UnsafeMutablePointer<UInt32> {
-            if let units, foldedCount <= unitCapacity { return units }
-            units?.deallocate()
-            let capacity = max(256, foldedCount, 2 * unitCapacity)
-            let table = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * capacity + 16)
-            units = table
-            unitCapacity = capacity
-            return table
+        /// The offsets and bitmaps of ``UnitEnds`` for a fold of up to `endsCapacity` bytes;
+        /// the bitmaps all zero between texts.
+        private var originalEnds: UnsafeMutablePointer<UInt32>? = nil
+        private var bits: UnsafeMutablePointer<UInt64>? = nil
+        private var endsCapacity = -1
+
+        /// The unit ends' buffers for a fold of up to `capacity` bytes (the bitmaps zero).
+        func unitEnds(_ capacity: Int) -> UnitEnds {
+            if capacity > endsCapacity {
+                free(originalEnds)
+                free(bits)
+                let room = max(capacity, 2 * endsCapacity, 256)
+                let words = room / 64 + 2
+                guard let e = malloc((room + 1) * 4), let b = calloc(2 * words, 8) else {
+                    fatalError("out of memory for the changes of a fold of \(room) bytes")
+                }
+                originalEnds = e.assumingMemoryBound(to: UInt32.self)
+                bits = b.assumingMemoryBound(to: UInt64.self)
+                endsCapacity = room
+            }
+            return UnitEnds(originalEnds: originalEnds!, special: bits!, inside: bits! + (endsCapacity / 64 + 2))
         }
 
         /// Room for a fold of `capacity` bytes and the padding.
@@ -78,7 +95,8 @@ public struct Tokenizer: Sendable {
 
         deinit {
             free(fold)
-            units?.deallocate()
+            free(originalEnds)
+            free(bits)
             changes.deallocate()
         }
     }
@@ -118,15 +136,28 @@ public struct Tokenizer: Sendable {
         var capacity = 2 * n + 8
         var mayNeedICU = false
         var written: Result<Int, TokenText.Failure>
-        // The log is taken out of the buffers for the fold (an inout access to a class's stored
-        // property is checked for exclusivity at run time) and put back once it is done.
+        // The changes of shape as unit ends (``UnitEnds``), or, for a text whose offsets do not
+        // fit them, as a change log (taken out of the buffers for the fold: an inout access to a
+        // class's stored property is checked for exclusivity at run time, and put back once it
+        // is done).
         var log = buffers.changes
+        let usesLog = mapsWithChangeLog || n >= Int(UInt32.max)
+        var ends = buffers.unitEnds(usesLog ? 0 : capacity)
         var fold: UnsafeMutablePointer<UInt8>
         while true {
             fold = buffers.reserve(capacity)
-            log.removeAll()
             mayNeedICU = false
-            if let w = TokenText.fill(src, n, fold, capacity, &log, &mayNeedICU, engine) {
+            let w: Result<Int, TokenText.Failure>?
+            if usesLog {
+                log.removeAll()
+                w = TokenText.fill(src, n, fold, capacity, &log, &mayNeedICU, engine)
+            } else {
+                ends = buffers.unitEnds(capacity)
+                w = TokenText.fill(src, n, fold, capacity, &ends, &mayNeedICU, engine)
+                // Zero again unless the text goes on with them (up to where they were written).
+                if case .success = w {} else { ends.clear(upTo: capacity) }
+            }
+            if let w {
                 written = w
                 break
             }
@@ -140,17 +171,14 @@ public struct Tokenizer: Sendable {
             if let at = failure.invalidAt { throw InvalidUTF8Error(byteOffset: at) }
             return try general(utf8, body)
         }
+        // The unit ends' bitmaps are zero again for the next text, whatever happens here.
+        defer { if !usesLog { ends.clear(upTo: o) } }
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
-        let changeCount = log.count
-        let changes = TokenText.changes(log.base)
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
-        // The units' table (8 bytes a folded byte, offsets as UInt32) for a fold of up to a
-        // megabyte with a change of shape every 16 bytes or more often (accents in every other
-        // word); fewer changes are found faster by the lookups.
-        var mapper = Mapper(changes: changes, count: changeCount, foldedCount: o,
-                            table: changeCount > 0 && changeCount &* 16 >= o && o <= 1 << 20 && n < Int(UInt32.max) ? buffers.unitTable(o) : nil)
+        var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
+                             : Mapper(UnitEnds.Mapper(ends, foldedCount: o))
         if !mayNeedICU && memchr(fold, 0x40, o) == nil {
             // No code point of the fold takes ICU's iterator: the words of its ASCII windows
             // from their bits, one window after the other, with what the last byte of a window
@@ -264,87 +292,39 @@ public struct Tokenizer: Sendable {
     }
 
     /// Maps the words of a fold, in order, to the original: one shift up to the next change of
-    /// shape, a lookup among the changes for a word that reaches one.
+    /// shape, past it the last unit end before each end of a word (``UnitEnds/Mapper``) or, for
+    /// a text too long for them, a lookup among the changes.
     struct Mapper {
+        /// Original offset minus folded offset, for the words that end by `shiftEnd`.
+        var shift = 0, shiftEnd = -1
+        /// Nil for a fold mapped by its change log.
+        var ends: UnitEnds.Mapper?
         let changes: UnsafePointer<TokenText.ChangeRun>, count: Int
         var cursor = TokenText.Cursor()
-        /// Original offset minus folded offset, for the fold up to `shiftEnd`.
-        var shift = 0, shiftEnd: Int
-        /// For a fold with changes of shape that is not too long: the original start and end of
-        /// the unit of each folded byte, so that a word's range is two loads. (The lookups'
-        /// branches are mispredicted in text with an accent in every other word.)
-        let starts: UnsafeMutablePointer<UInt32>?, ends: UnsafeMutablePointer<UInt32>
 
-        /// The mapper of a fold of `foldedCount` bytes with `changes`; `table`, room for twice
-        /// `foldedCount` numbers and eight more, or nil.
-        init(changes: UnsafePointer<TokenText.ChangeRun>, count: Int, foldedCount: Int, table: UnsafeMutablePointer<UInt32>?) {
-            (self.changes, self.count) = (changes, count)
-            shiftEnd = count == 0 ? Int.max : -1
-            if count > 0, let table {
-                starts = table
-                ends = table + foldedCount + 8
-                Self.write(table, table + foldedCount + 8, foldedCount, changes, count)
-            } else {
-                starts = nil
-                ends = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt32>.alignment)!
-            }
+        init(_ ends: UnitEnds.Mapper) {
+            self.ends = ends
+            (changes, count) = (TokenText.changes(nil), 0)
         }
 
-        /// Each folded byte's unit's original start and end, from the changes: the bytes of the
-        /// same shape eight at a time (up to eight past the end may be written).
-        static func write(_ starts: UnsafeMutablePointer<UInt32>, _ ends: UnsafeMutablePointer<UInt32>, _ foldedCount: Int,
-                          _ changes: UnsafePointer<TokenText.ChangeRun>, _ count: Int) {
-            let lanes = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
-            let s = UnsafeMutableRawPointer(starts), e = UnsafeMutableRawPointer(ends)
-            var p = 0, delta: UInt32 = 0
-            for r in 0...count {
-                let sameEnd = r < count ? changes[r].foldedStart : foldedCount
-                var k = p
-                while k < sameEnd {
-                    let o = lanes &+ SIMD8(repeating: UInt32(truncatingIfNeeded: k) &+ delta)
-                    s.storeBytes(of: o, toByteOffset: 4 &* k, as: SIMD8<UInt32>.self)
-                    e.storeBytes(of: o &+ 1, toByteOffset: 4 &* k, as: SIMD8<UInt32>.self)
-                    k &+= 8
-                }
-                guard r < count else { break }
-                let run = changes[r]
-                let foldedLength = Int(run.foldedLength), originalLength = run.originalLength
-                var q = sameEnd, original = run.originalStart
-                if foldedLength == 1 {
-                    // Units of one folded byte (fullwidth letters): eight at a time.
-                    let step = SIMD8<UInt32>(repeating: UInt32(truncatingIfNeeded: originalLength)) &* lanes
-                    let length = SIMD8<UInt32>(repeating: UInt32(truncatingIfNeeded: originalLength))
-                    var k = 0
-                    while k < Int(run.count) {
-                        let o = step &+ SIMD8(repeating: UInt32(truncatingIfNeeded: original &+ k &* originalLength))
-                        s.storeBytes(of: o, toByteOffset: 4 &* (q &+ k), as: SIMD8<UInt32>.self)
-                        e.storeBytes(of: o &+ length, toByteOffset: 4 &* (q &+ k), as: SIMD8<UInt32>.self)
-                        k &+= 8
-                    }
-                    p = run.foldedEnd
-                    delta = UInt32(truncatingIfNeeded: run.originalEnd &- run.foldedEnd)
-                    continue
-                }
-                for _ in 0..<Int(run.count) {
-                    let a = UInt32(truncatingIfNeeded: original), b = UInt32(truncatingIfNeeded: original &+ originalLength)
-                    for _ in 0..<foldedLength {
-                        starts[q] = a
-                        ends[q] = b
-                        q &+= 1
-                    }
-                    original &+= originalLength
-                }
-                p = run.foldedEnd
-                delta = UInt32(truncatingIfNeeded: run.originalEnd &- run.foldedEnd)
-            }
+        init(changes: UnsafePointer<TokenText.ChangeRun>, count: Int) {
+            (self.changes, self.count) = (changes, count)
+            shiftEnd = count == 0 ? Int.max : -1
         }
 
         @inline(__always)
         mutating func original(_ start: Int, _ end: Int) -> Range<Int> {
             if end <= shiftEnd { return Range(uncheckedBounds: (start &+ shift, end &+ shift)) }
-            if let starts { return Range(uncheckedBounds: (Int(starts[start]), Int(ends[end &- 1]))) }
+            return lookUp(start, end)
+        }
+
+        mutating func lookUp(_ start: Int, _ end: Int) -> Range<Int> {
             let original: Range<Int>
-            (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: count)
+            if let ends {
+                (original, shift, shiftEnd) = ends.original(start, end)
+            } else {
+                (original, shift, shiftEnd) = cursor.originalUTF8Range(ofWord: start..<end, changes: changes, count: count)
+            }
             return original
         }
     }

@@ -1,0 +1,151 @@
+/// What the per-scalar fold (``TokenText/fill(_:_:_:_:_:_:_:)``) tells of the changes of shape
+/// between the input and its fold, unit by unit, in order: a ``TokenText/ChangeLog`` of runs
+/// (kept with a ``TokenText``), or ``UnitEnds`` (the ``Tokenizer``'s).
+protocol ShapeLog {
+    /// `foldedLength` bytes of the fold at `foldedStart` came from `originalLength` bytes of
+    /// the input at `originalStart`, as a whole, and their shape differs.
+    mutating func recordUnit(_ foldedStart: Int, _ foldedLength: Int, _ originalStart: Int, _ originalLength: Int)
+    /// A code point that folds to nothing, ending at `originalEnd`, joins the unit written last
+    /// (`unitFoldedStart..<unitFoldedEnd` of the fold, from `unitOriginalStart`), whose source
+    /// ended where it starts.
+    mutating func recordRemoved(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int)
+    /// The kana written last (three bytes at `foldedStart`, from `originalStart`) was composed
+    /// with the voicing mark after it: one unit from `originalStart` to `originalEnd`.
+    mutating func recordComposedKana(foldedStart: Int, originalStart: Int, originalEnd: Int)
+}
+
+/// The changes of shape of a fold as the ``Tokenizer`` maps words with them: at each boundary
+/// of the fold where a unit whose shape changed ends, the original offset there (``originalEnds``,
+/// written only there), and two bitmaps over the fold's boundaries (0 through its length): those
+/// ends and the boundaries inside a unit of more than one folded byte whose shape changed
+/// (``special``), and the latter alone (``inside``: ß → ss, ½ → 1⁄2), which are not boundaries of
+/// the original.
+///
+/// Writing a number and a bit per change is cheaper than a run in a ``TokenText/ChangeLog``, and
+/// a boundary's original offset is then the last such end before it and the distance from it (a
+/// bit scan and a load), with no branch per change. Offsets are `UInt32`: a text of 4 GB or more
+/// takes the change log. The bitmaps are all zero before a fold and are cleared after it
+/// (``clear(upTo:)``); the ends are only read where a bit says they were written.
+struct UnitEnds: ShapeLog {
+    /// Room for `capacity + 1` offsets.
+    let originalEnds: UnsafeMutablePointer<UInt32>
+    /// Room for `capacity / 64 + 2` words each.
+    let special: UnsafeMutablePointer<UInt64>, inside: UnsafeMutablePointer<UInt64>
+
+    @inline(__always)
+    private func end(at p: Int, _ originalEnd: Int) {
+        originalEnds[p] = UInt32(truncatingIfNeeded: originalEnd)
+        special[p &>> 6] |= 1 &<< UInt64(p & 63)
+    }
+
+    @inline(__always)
+    mutating func recordUnit(_ foldedStart: Int, _ foldedLength: Int, _ originalStart: Int, _ originalLength: Int) {
+        let end = foldedStart &+ foldedLength
+        self.end(at: end, originalStart &+ originalLength)
+        if foldedLength > 1 { markInside(foldedStart &+ 1, end) }
+    }
+
+    @inline(__always)
+    mutating func recordRemoved(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int) {
+        end(at: unitFoldedEnd, originalEnd)
+    }
+
+    @inline(__always)
+    mutating func recordComposedKana(foldedStart: Int, originalStart: Int, originalEnd: Int) {
+        end(at: foldedStart &+ 3, originalEnd)
+    }
+
+    /// Marks the boundaries `from..<to` as inside a unit (rare: units of more than one folded
+    /// byte whose shape changed).
+    private func markInside(_ from: Int, _ to: Int) {
+        var p = from
+        while p < to {
+            inside[p &>> 6] |= 1 &<< UInt64(p & 63)
+            special[p &>> 6] |= 1 &<< UInt64(p & 63)
+            p &+= 1
+        }
+    }
+
+    /// Zeroes the bitmaps as far as a fold of up to `count` bytes may have written them.
+    func clear(upTo count: Int) {
+        let words = count &>> 6 &+ 1
+        special.update(repeating: 0, count: words)
+        inside.update(repeating: 0, count: words)
+    }
+}
+
+extension UnitEnds {
+    /// Maps the words of a fold, in order, to the original: the original offset of a boundary
+    /// is the last changed unit's end at or before it plus the distance from there.
+    struct Mapper {
+        let originalEnds: UnsafePointer<UInt32>, special: UnsafePointer<UInt64>, inside: UnsafePointer<UInt64>
+        /// The number of words of the bitmaps that hold the fold's boundaries.
+        let words: Int
+
+        init(_ ends: UnitEnds, foldedCount: Int) {
+            (originalEnds, special, inside) = (UnsafePointer(ends.originalEnds), UnsafePointer(ends.special), UnsafePointer(ends.inside))
+            words = foldedCount &>> 6 &+ 1
+        }
+
+        /// The original range of the word `start..<end`, the shift that maps the words after it
+        /// and the last end it maps (before the next boundary where anything happens; -1 when
+        /// the word ends inside a unit, as the next word may then start inside it too).
+        func original(_ start: Int, _ end: Int) -> (original: Range<Int>, shift: Int, shiftEnd: Int) {
+            // A word from the middle of an expansion (the 2 of ½ → 1⁄2) starts with it.
+            let originalStart = originalOffset(isInside(start) ? unitStart(before: start) : start)
+            guard isInside(end) else {
+                let originalEnd = originalOffset(end)
+                return (Range(uncheckedBounds: (originalStart, originalEnd)), originalEnd &- end, nextSpecial(after: end) &- 1)
+            }
+            let unitEnd = boundary(after: end)
+            return (Range(uncheckedBounds: (originalStart, Int(originalEnds[unitEnd]))), 0, -1)
+        }
+
+        /// The original offset of boundary `p` of the fold (not inside a unit): from the last
+        /// changed unit's end at or before it.
+        @inline(__always)
+        private func originalOffset(_ p: Int) -> Int {
+            var k = p &>> 6
+            var w = (special[k] & ~inside[k]) & (~0 &>> UInt64(63 &- (p & 63)))
+            while w == 0 {
+                guard k > 0 else { return p }
+                k &-= 1
+                w = special[k] & ~inside[k]
+            }
+            let last = k &<< 6 | (63 &- w.leadingZeroBitCount)
+            return Int(originalEnds[last]) &+ (p &- last)
+        }
+
+        @inline(__always)
+        private func isInside(_ p: Int) -> Bool { inside[p &>> 6] &>> UInt64(p & 63) & 1 != 0 }
+
+        /// The first boundary after `p` that is not inside a unit.
+        private func boundary(after p: Int) -> Int {
+            var q = p &+ 1
+            while isInside(q) { q &+= 1 }
+            return q
+        }
+
+        /// The last boundary before `p` that is not inside a unit.
+        private func unitStart(before p: Int) -> Int {
+            var q = p &- 1
+            while isInside(q) { q &-= 1 }
+            return q
+        }
+
+        /// The first boundary after `p` where anything happens (`Int.max` when none).
+        @inline(__always)
+        private func nextSpecial(after p: Int) -> Int {
+            let q = p &+ 1
+            var k = q &>> 6
+            guard k < words else { return Int.max }
+            var w = special[k] & (~0 &<< UInt64(q & 63))
+            while w == 0 {
+                k &+= 1
+                guard k < words else { return Int.max }
+                w = special[k]
+            }
+            return k &<< 6 | w.trailingZeroBitCount
+        }
+    }
+}
