@@ -90,6 +90,7 @@ extension UnitEnds {
         /// The original range of the word `start..<end`, the shift that maps the words after it
         /// and the last end it maps (before the next boundary where anything happens; -1 when
         /// the word ends inside a unit, as the next word may then start inside it too).
+        @inline(__always)
         func original(_ start: Int, _ end: Int) -> (original: Range<Int>, shift: Int, shiftEnd: Int) {
             // A word from the middle of an expansion (the 2 of ½ → 1⁄2) starts with it.
             let originalStart = originalOffset(isInside(start) ? unitStart(before: start) : start)
