@@ -68,14 +68,14 @@ public struct Tokenizer: Sendable {
         /// The unit ends' buffers for a fold of up to `capacity` bytes (the bitmaps zero).
         func unitEnds(_ capacity: Int) -> UnitEnds {
             if capacity > endsCapacity {
-                free(originalEnds)
+                free(originalEnds.map { $0 - 1 })
                 free(bits)
                 let room = max(capacity, 2 * endsCapacity, 256)
                 let words = room / 64 + 2
-                guard let e = malloc((room + 1) * 4), let b = calloc(2 * words, 8) else {
+                guard let e = malloc((room + 2) * 4), let b = calloc(2 * words, 8) else {
                     fatalError("out of memory for the changes of a fold of \(room) bytes")
                 }
-                originalEnds = e.assumingMemoryBound(to: UInt32.self)
+                originalEnds = e.assumingMemoryBound(to: UInt32.self) + 1
                 bits = b.assumingMemoryBound(to: UInt64.self)
                 endsCapacity = room
             }
@@ -95,7 +95,7 @@ public struct Tokenizer: Sendable {
 
         deinit {
             free(fold)
-            free(originalEnds)
+            free(originalEnds.map { $0 - 1 })
             free(bits)
             changes.deallocate()
         }
@@ -187,6 +187,11 @@ public struct Tokenizer: Sendable {
             // one given (`resume`), and the windows start again after it.
             var resume = 0
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
+            // A text with a change of shape every 16 bytes or more often (accents in every other
+            // word) maps the words of each window from its bits; sparser changes are passed
+            // faster by the mapper's shift.
+            let windowMapper = ends.count &* 16 >= o ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
+            var shiftCursor = UnitEnds.Mapper.ShiftCursor()
             var pending = -1, base = 0
             while true {
                 guard base < o else {
@@ -230,18 +235,26 @@ public struct Tokenizer: Sendable {
                         continue
                     }
                 }
-                while starts != 0 && pending < 0 {
-                    let start = base &+ starts.trailingZeroBitCount
-                    if ends == 0 {
-                        pending = start
-                        break
+                if let windowMapper, case let window = windowMapper.window(at: base, &shiftCursor), window.isPlain {
+                    // The window's boundaries mapped from their bits (none is inside a unit).
+                    while starts != 0 && ends != 0 {
+                        let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
+                        try body(UnsafeBufferPointer(start: fold + start, count: end &- start), window.original(start, end, originalEnds))
+                        starts &= starts &- 1
+                        ends &= ends &- 1
+                        resume = end
                     }
-                    let end = base &+ ends.trailingZeroBitCount
-                    try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
-                    starts &= starts &- 1
-                    ends &= ends &- 1
-                    resume = end
+                } else {
+                    while starts != 0 && ends != 0 {
+                        let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
+                        try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
+                        starts &= starts &- 1
+                        ends &= ends &- 1
+                        resume = end
+                    }
                 }
+                // A word that the window does not end goes on in the next one.
+                if starts != 0 && pending < 0 { pending = base &+ starts.trailingZeroBitCount }
                 if stop {
                     // A window that gave no word before a byte it does not decide: text with
                     // few ASCII words (Greek, CJK), which the word breaker takes from here on.

@@ -27,13 +27,18 @@ protocol ShapeLog {
 /// takes the change log. The bitmaps are all zero before a fold and are cleared after it
 /// (``clear(upTo:)``); the ends are only read where a bit says they were written.
 struct UnitEnds: ShapeLog {
-    /// Room for `capacity + 1` offsets.
+    /// Room for `capacity + 1` offsets, and one before them (read, never used, by
+    /// ``Window/original(_:_:)``).
     let originalEnds: UnsafeMutablePointer<UInt32>
     /// Room for `capacity / 64 + 2` words each.
     let special: UnsafeMutablePointer<UInt64>, inside: UnsafeMutablePointer<UInt64>
 
+    /// How many unit ends were written (one may be written again).
+    var count = 0
+
     @inline(__always)
-    private func end(at p: Int, _ originalEnd: Int) {
+    private mutating func end(at p: Int, _ originalEnd: Int) {
+        count &+= 1
         originalEnds[p] = UInt32(truncatingIfNeeded: originalEnd)
         special[p &>> 6] |= 1 &<< UInt64(p & 63)
     }
@@ -134,6 +139,44 @@ extension UnitEnds {
             return q
         }
 
+        /// The 64 boundaries of the fold from `base` as a ``Window``, with the shift before it
+        /// from `cursor` (moved to `base`: windows come in order).
+        @inline(__always)
+        func window(at base: Int, _ cursor: inout ShiftCursor) -> Window {
+            let k = base &>> 6, r = UInt64(base & 63)
+            let ends0 = special[k] & ~inside[k], ends1 = special[k &+ 1] & ~inside[k &+ 1]
+            let ends = ends0 &>> r | (r == 0 ? 0 : ends1 &<< (64 &- r))
+            let inside = self.inside[k] &>> r | (r == 0 ? 0 : self.inside[k &+ 1] &<< (64 &- r))
+            return Window(base: base, ends: ends, shift: cursor.shift(before: base, self), isPlain: inside == 0)
+        }
+
+        /// The shift (original minus folded offset) after the last changed unit's end before a
+        /// boundary, for boundaries in order: linear over a text.
+        struct ShiftCursor {
+            /// The boundaries before `at` are counted.
+            var at = 0, shift = 0
+
+            @inline(__always)
+            mutating func shift(before p: Int, _ mapper: Mapper) -> Int {
+                guard p > at else { return shift }
+                // The last end in at ..< p, if any.
+                let q = p &- 1
+                var k = q &>> 6
+                let first = at &>> 6
+                var w = (mapper.special[k] & ~mapper.inside[k]) & (~0 &>> UInt64(63 &- (q & 63)))
+                while w == 0 && k > first {
+                    k &-= 1
+                    w = mapper.special[k] & ~mapper.inside[k]
+                }
+                if w != 0 {
+                    let last = k &<< 6 | (63 &- w.leadingZeroBitCount)
+                    if last >= at { shift = Int(mapper.originalEnds[last]) &- last }
+                }
+                at = p
+                return shift
+            }
+        }
+
         /// The first boundary after `p` where anything happens (`Int.max` when none).
         @inline(__always)
         private func nextSpecial(after p: Int) -> Int {
@@ -147,6 +190,36 @@ extension UnitEnds {
                 w = special[k]
             }
             return k &<< 6 | w.trailingZeroBitCount
+        }
+    }
+
+    /// 64 boundaries of a fold from `base` where no boundary is inside a unit (``isPlain``):
+    /// the original offset of each from the bits of the changed units' ends among them and the
+    /// shift before them, with no branch.
+    struct Window {
+        let base: Int
+        /// Bit j: boundary `base + j` ends a changed unit.
+        let ends: UInt64
+        /// Original minus folded offset before `base`.
+        let shift: Int
+        let isPlain: Bool
+
+        /// The original range of the word `start..<end` (boundaries of the window).
+        @inline(__always)
+        func original(_ start: Int, _ end: Int, _ originalEnds: UnsafePointer<UInt32>) -> Range<Int> {
+            // A window with no change of shape (most of English): one shift.
+            if ends == 0 { return Range(uncheckedBounds: (start &+ shift, end &+ shift)) }
+            return Range(uncheckedBounds: (original(start, originalEnds), original(end, originalEnds)))
+        }
+
+        /// The original offset of boundary `p` (`base ..< base + 64`).
+        @inline(__always)
+        func original(_ p: Int, _ originalEnds: UnsafePointer<UInt32>) -> Int {
+            let m = ends & ((2 &<< UInt64(p &- base)) &- 1)
+            // With no end up to p, `last` is base - 1 and its load unused.
+            let last = base &+ 63 &- m.leadingZeroBitCount
+            let fromEnd = Int(originalEnds[last]) &+ (p &- last)
+            return m == 0 ? p &+ shift : fromEnd
         }
     }
 }
