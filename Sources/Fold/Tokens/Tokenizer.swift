@@ -187,10 +187,9 @@ public struct Tokenizer: Sendable {
             // one given (`resume`), and the windows start again after it.
             var resume = 0
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
-            // A text with a change of shape every 16 bytes or more often (accents in every other
-            // word) maps the words of each window from its bits; sparser changes are passed
-            // faster by the mapper's shift.
-            let windowMapper = ends.count &* 16 >= o ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
+            // A text with changes of shape maps the words of each window from its bits (a
+            // window without one: a shift); a text without any, with the mapper's shift.
+            let windowMapper = ends.count > 0 ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
             var shiftCursor = UnitEnds.Mapper.ShiftCursor()
             var pending = -1, base = 0
             while true {
