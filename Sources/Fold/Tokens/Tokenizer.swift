@@ -191,7 +191,8 @@ public struct Tokenizer: Sendable {
             // window without one: a shift); a text without any, with the mapper's shift.
             let windowMapper = ends.count > 0 ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
             var shiftCursor = UnitEnds.Mapper.ShiftCursor()
-            var pending = -1, base = 0
+            // The word that goes on in the next window, and its original start when known.
+            var pending = -1, pendingOriginal = -1, base = 0
             while true {
                 guard base < o else {
                     if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
@@ -222,10 +223,16 @@ public struct Tokenizer: Sendable {
                 carry = word &>> 63
                 previousLetter = letters &>> 63
                 previousDigit = digits &>> 63
+                // The window's boundaries mapped from their bits when none is inside a unit.
+                let window = windowMapper?.window(at: base, &shiftCursor)
+                let plain = window?.isPlain == true
                 if pending >= 0 {
                     if ends != 0 {
                         let end = base &+ ends.trailingZeroBitCount
-                        try body(UnsafeBufferPointer(start: fold + pending, count: end &- pending), mapper.original(pending, end))
+                        let original = plain && pendingOriginal >= 0
+                            ? Range(uncheckedBounds: (pendingOriginal, window.unsafelyUnwrapped.original(end, originalEnds)))
+                            : mapper.original(pending, end)
+                        try body(UnsafeBufferPointer(start: fold + pending, count: end &- pending), original)
                         ends &= ends &- 1
                         resume = end
                         pending = -1
@@ -234,8 +241,7 @@ public struct Tokenizer: Sendable {
                         continue
                     }
                 }
-                if let windowMapper, case let window = windowMapper.window(at: base, &shiftCursor), window.isPlain {
-                    // The window's boundaries mapped from their bits (none is inside a unit).
+                if plain, let window {
                     while starts != 0 && ends != 0 {
                         let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
                         try body(UnsafeBufferPointer(start: fold + start, count: end &- start), window.original(start, end, originalEnds))
@@ -243,7 +249,9 @@ public struct Tokenizer: Sendable {
                         ends &= ends &- 1
                         resume = end
                     }
+                    if starts != 0 && pending < 0 { pendingOriginal = window.original(base &+ starts.trailingZeroBitCount, originalEnds) }
                 } else {
+                    pendingOriginal = -1
                     while starts != 0 && ends != 0 {
                         let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
                         try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
