@@ -33,12 +33,8 @@ struct UnitEnds: ShapeLog {
     /// Room for `capacity / 64 + 2` words each.
     let special: UnsafeMutablePointer<UInt64>, inside: UnsafeMutablePointer<UInt64>
 
-    /// How many unit ends were written (one may be written again).
-    var count = 0
-
     @inline(__always)
-    private mutating func end(at p: Int, _ originalEnd: Int) {
-        count &+= 1
+    private func end(at p: Int, _ originalEnd: Int) {
         originalEnds[p] = UInt32(truncatingIfNeeded: originalEnd)
         special[p &>> 6] |= 1 &<< UInt64(p & 63)
     }
@@ -69,6 +65,12 @@ struct UnitEnds: ShapeLog {
             special[p &>> 6] |= 1 &<< UInt64(p & 63)
             p &+= 1
         }
+    }
+
+    /// Whether a fold of `count` bytes changed the shape of anything.
+    func hasChanges(upTo count: Int) -> Bool {
+        for k in 0...(count &>> 6) where special[k] != 0 { return true }
+        return false
     }
 
     /// Zeroes the bitmaps as far as a fold of up to `count` bytes may have written them.
