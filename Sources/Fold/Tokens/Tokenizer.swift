@@ -10,9 +10,10 @@ import Darwin
 /// byte range of the text each came from, handed to a closure as they are found. The same
 /// words, ranges and order as ``Folder/tokens(inUTF8:)``, without allocating anything per text
 /// once its buffers have grown: the shape an indexer wants (Fold's FTS5 tokenizer uses it).
-/// The buffers keep the size they grew to for the largest text seen (its fold, twice its bytes,
-/// and its changes of shape) until the tokenizer goes: after an unusually large text, a new
-/// tokenizer gives the memory back.
+/// The buffers keep the size they grew to for the largest text seen until the tokenizer goes
+/// (room for its fold, twice its bytes, and for the original offsets where the fold changed the
+/// shape of the text, four bytes for each byte of that room, touched only where it changed):
+/// after an unusually large text, a new tokenizer gives the memory back.
 ///
 /// ```swift
 /// var tokenizer = try Tokenizer(Folder(.search))
@@ -137,11 +138,14 @@ public struct Tokenizer: Sendable {
         var mayNeedICU = false
         var written: Result<Int, TokenText.Failure>
         // The changes of shape as unit ends (``UnitEnds``), or, for a text whose offsets do not
-        // fit them, as a change log (taken out of the buffers for the fold: an inout access to a
-        // class's stored property is checked for exclusivity at run time, and put back once it
-        // is done).
+        // fit them or whose fold is much longer, as a change log (taken out of the buffers for
+        // the fold: an inout access to a class's stored property is checked for exclusivity at
+        // run time, and put back once it is done).
         var log = buffers.changes
-        let usesLog = mapsWithChangeLog || n >= Int(UInt32.max)
+        // A fold that outgrows twice the text (runs of U+FDFA) takes the log too: its runs
+        // of the same expansion are one entry there, where the unit ends would take four bytes
+        // for each folded byte.
+        var usesLog = mapsWithChangeLog || n >= Int(UInt32.max)
         var ends = buffers.unitEnds(usesLog ? 0 : capacity)
         var fold: UnsafeMutablePointer<UInt8>
         while true {
@@ -162,6 +166,7 @@ public struct Tokenizer: Sendable {
                 break
             }
             capacity = FoldEngine.expandedCapacity(n)
+            usesLog = true
         }
         buffers.changes = log
         let o: Int

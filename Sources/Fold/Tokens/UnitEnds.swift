@@ -127,18 +127,31 @@ extension UnitEnds {
         @inline(__always)
         private func isInside(_ p: Int) -> Bool { inside[p &>> 6] &>> UInt64(p & 63) & 1 != 0 }
 
-        /// The first boundary after `p` that is not inside a unit.
+        /// The first boundary after `p` that is not inside a unit (a bit scan: an expansion
+        /// such as U+FDFA spans tens of boundaries).
         private func boundary(after p: Int) -> Int {
-            var q = p &+ 1
-            while isInside(q) { q &+= 1 }
-            return q
+            let q = p &+ 1
+            var k = q &>> 6
+            var w = ~inside[k] & (~0 &<< UInt64(q & 63))
+            // The boundaries past the fold are not inside anything: this ends.
+            while w == 0 {
+                k &+= 1
+                w = ~inside[k]
+            }
+            return k &<< 6 | w.trailingZeroBitCount
         }
 
         /// The last boundary before `p` that is not inside a unit.
         private func unitStart(before p: Int) -> Int {
-            var q = p &- 1
-            while isInside(q) { q &-= 1 }
-            return q
+            let q = p &- 1
+            var k = q &>> 6
+            var w = ~inside[k] & (~0 &>> UInt64(63 &- (q & 63)))
+            // Boundary 0 is not inside anything: this ends.
+            while w == 0 {
+                k &-= 1
+                w = ~inside[k]
+            }
+            return k &<< 6 | (63 &- w.leadingZeroBitCount)
         }
 
         /// The 64 boundaries of the fold from `base` as a ``Window``, with the shift before it
