@@ -228,13 +228,12 @@ public struct Tokenizer: Sendable {
                 carry = word &>> 63
                 previousLetter = letters &>> 63
                 previousDigit = digits &>> 63
-                // The window's boundaries mapped from their bits when none is inside a unit.
+                // The window's boundaries mapped from their bits (those that are not inside a unit).
                 let window = windowMapper?.window(at: base, &shiftCursor)
-                let plain = window?.isPlain == true
                 if pending >= 0 {
                     if ends != 0 {
                         let end = base &+ ends.trailingZeroBitCount
-                        let original = plain && pendingOriginal >= 0
+                        let original = pendingOriginal >= 0 && window?.maps(end, end) == true
                             ? Range(uncheckedBounds: (pendingOriginal, window.unsafelyUnwrapped.original(end, originalEnds)))
                             : mapper.original(pending, end)
                         try body(UnsafeBufferPointer(start: fold + pending, count: end &- pending), original)
@@ -246,15 +245,19 @@ public struct Tokenizer: Sendable {
                         continue
                     }
                 }
-                if plain, let window {
+                if let window {
                     while starts != 0 && ends != 0 {
                         let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
-                        try body(UnsafeBufferPointer(start: fold + start, count: end &- start), window.original(start, end, originalEnds))
+                        let original = window.maps(start, end) ? window.original(start, end, originalEnds) : mapper.original(start, end)
+                        try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
                         starts &= starts &- 1
                         ends &= ends &- 1
                         resume = end
                     }
-                    if starts != 0 && pending < 0 { pendingOriginal = window.original(base &+ starts.trailingZeroBitCount, originalEnds) }
+                    if starts != 0 && pending < 0 {
+                        let start = base &+ starts.trailingZeroBitCount
+                        pendingOriginal = window.maps(start, start) ? window.original(start, originalEnds) : -1
+                    }
                 } else {
                     pendingOriginal = -1
                     while starts != 0 && ends != 0 {

@@ -162,7 +162,7 @@ extension UnitEnds {
             let ends0 = special[k] & ~inside[k], ends1 = special[k &+ 1] & ~inside[k &+ 1]
             let ends = ends0 &>> r | (r == 0 ? 0 : ends1 &<< (64 &- r))
             let inside = self.inside[k] &>> r | (r == 0 ? 0 : self.inside[k &+ 1] &<< (64 &- r))
-            return Window(base: base, ends: ends, shift: cursor.shift(before: base, self), isPlain: inside == 0)
+            return Window(base: base, ends: ends, inside: inside, shift: cursor.shift(before: base, self))
         }
 
         /// The shift (original minus folded offset) after the last changed unit's end before a
@@ -208,16 +208,25 @@ extension UnitEnds {
         }
     }
 
-    /// 64 boundaries of a fold from `base` where no boundary is inside a unit (``isPlain``):
-    /// the original offset of each from the bits of the changed units' ends among them and the
-    /// shift before them, with no branch.
+    /// 64 boundaries of a fold from `base`: the original offset of each that is not inside a
+    /// unit from the bits of the changed units' ends among them and the shift before them,
+    /// with no branch.
     struct Window {
         let base: Int
         /// Bit j: boundary `base + j` ends a changed unit.
         let ends: UInt64
+        /// Bit j: boundary `base + j` is inside a unit (the ``Mapper`` maps the words that
+        /// start or end there).
+        let inside: UInt64
         /// Original minus folded offset before `base`.
         let shift: Int
-        let isPlain: Bool
+
+        /// Whether the window maps the word `start..<end` (boundaries of the window): neither
+        /// end is inside a unit.
+        @inline(__always)
+        func maps(_ start: Int, _ end: Int) -> Bool {
+            (inside &>> UInt64(start &- base) | inside &>> UInt64(end &- base)) & 1 == 0
+        }
 
         /// The original range of the word `start..<end` (boundaries of the window).
         @inline(__always)
