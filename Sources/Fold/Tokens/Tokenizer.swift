@@ -194,7 +194,7 @@ public struct Tokenizer: Sendable {
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
             // A text with changes of shape maps the words of each window from its bits (a
             // window without one: a shift); a text without any, with the mapper's shift.
-            let windowMapper = ends.hasChanges(upTo: o) ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
+            let windowMapper = !usesLog && ends.hasChanges(upTo: o) ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
             var shiftCursor = UnitEnds.Mapper.ShiftCursor()
             // The word that goes on in the next window, and its original start when known.
             var pending = -1, pendingOriginal = -1, base = 0
