@@ -54,8 +54,8 @@ import Testing
         let folder = try Folder(FoldProfile(named: name)!)
         var tokenizer = Tokenizer(folder)
         var rng = seededGenerator(0x3D6E ^ UInt64(name.utf8.count))
-        let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü"]
-        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n"]
+        let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü", "ж", "Й", "σ", "Ω"]
+        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n", "·", "×", "\u{483}", "א", "٣", "ά"]
         var failures: [String] = []
         for k in 0..<4000 {
             let length = [63, 64, 65, 127, 128, 129, 200][k % 7] + Int.random(in: -3...3, using: &rng)

@@ -192,6 +192,9 @@ public struct Tokenizer: Sendable {
             // one given (`resume`), and the windows start again after it.
             var resume = 0
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
+            // The last window ended with the first byte of a letter of two bytes.
+            var leadEnds = false
+            let breakTable = WordBreakTable.shared
             // A text with changes of shape maps the words of each window from its bits (a
             // window without one: a shift); a text without any, with the mapper's shift.
             let windowMapper = !usesLog && ends.hasChanges(upTo: o) ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
@@ -203,7 +206,9 @@ public struct Tokenizer: Sendable {
                     if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
                     return
                 }
-                let w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
+                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
+                // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
+                if w.undecided != 0 { leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: breakTable) } else { leadEnds = false }
                 let givenBefore = resume
                 // The byte after the window (the fold's padding past its end: zeros).
                 let after = fold[base &+ 64]
@@ -282,7 +287,7 @@ public struct Tokenizer: Sendable {
                     try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
                     resume = next.upperBound
                     base = resume
-                    (carry, previousLetter, previousDigit, pending) = (0, 0, 0, -1)
+                    (carry, previousLetter, previousDigit, pending, leadEnds) = (0, 0, 0, -1, false)
                     continue
                 }
                 base &+= 64

@@ -194,6 +194,36 @@ enum WordBreaker {
             }
         }
 
+        /// Takes the letters of two bytes (Greek, Cyrillic, the Latin letters a profile keeps:
+        /// class ``WordBreakTable/Class/letter``, as ASCII letters) up to the first byte that is
+        /// still undecided into `letters`, both of their bytes: a window then decides their words
+        /// as it decides ASCII ones (a mark after one is not ASCII and stops it). `continued`: the
+        /// window's first byte is the second byte of such a letter (whose first was the last
+        /// byte of the window before). Returns whether the last byte is the first byte of one
+        /// (the byte after the window, which must be readable, is its second).
+        @inline(__always)
+        mutating func takeTwoByteLetters(_ p: UnsafePointer<UInt8>, continued: Bool, afterReadable: Bool = true, table: WordBreakTable) -> Bool {
+            var rest = undecided
+            if continued && rest & 1 != 0 {
+                letters |= 1
+                undecided &= ~1
+                rest &= ~1
+            }
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                let lead = p[k]
+                guard lead &- 0xC2 < 0x1E, k < 63 || afterReadable else { break }
+                let c = UInt32(lead & 0x1F) &<< 6 | UInt32(p[k &+ 1] & 0x3F)
+                guard table.isTwoByteLetter(c) else { break }
+                let both: UInt64 = 3 &<< UInt64(k)  // bit 64 falls off: the next window's
+                letters |= both
+                undecided &= ~both
+                rest &= ~both
+                if k == 63 { return true }
+            }
+            return false
+        }
+
         /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
         /// SSE2 (the tests hold the SSE2 way to it).
         static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
@@ -263,8 +293,13 @@ enum WordBreaker {
             let nearby = pos + 8 <= n ? UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self) & highs : (p[pos] >= 0x80 ? 1 : 0)
             var machineFrom = -1, limit = 0
             var w = ASCIIWindow()
-            if nearby == 0 {
+            // A window also where letters of two bytes come first (Greek, Cyrillic words after a
+            // space), which it takes as letters; not where a longer sequence does (CJK).
+            if nearby == 0 || p[pos] < 0xE0 {
                 w = ASCIIWindow(p + pos, known, readable: readable - pos)
+                if w.undecided != 0 {
+                    _ = w.takeTwoByteLetters(p + pos, continued: false, afterReadable: readable - pos > 64, table: table)
+                }
                 limit = Swift.min(w.undecided.trailingZeroBitCount, known)
             }
             if limit == 0 {
