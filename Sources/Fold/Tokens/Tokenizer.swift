@@ -156,7 +156,6 @@ public struct Tokenizer: Sendable {
                 log.removeAll()
                 w = TokenText.fill(src, n, fold, capacity, &log, &mayNeedICU, engine)
             } else {
-                ends = buffers.unitEnds(capacity)
                 w = TokenText.fill(src, n, fold, capacity, &ends, &mayNeedICU, engine)
                 // Zero again unless the text goes on with them (up to where they were written).
                 if case .success = w {} else { ends.clear(upTo: capacity) }
@@ -176,8 +175,10 @@ public struct Tokenizer: Sendable {
             if let at = failure.invalidAt { throw InvalidUTF8Error(byteOffset: at) }
             return try general(utf8, body)
         }
-        // The unit ends' bitmaps are zero again for the next text, whatever happens here.
-        defer { if !usesLog { ends.clear(upTo: o) } }
+        // Whether the fold changed the shape of anything; if it did, the unit ends' bitmaps
+        // are zero again for the next text, whatever happens here.
+        let changed = !usesLog && ends.hasChanges(upTo: o)
+        defer { if changed { ends.clear(upTo: o) } }
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
         var words = WordBreaker.Cursor()
@@ -194,10 +195,9 @@ public struct Tokenizer: Sendable {
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
             // The last window ended with the first byte of a letter of two bytes.
             var leadEnds = false
-            let breakTable = WordBreakTable.shared
             // A text with changes of shape maps the words of each window from its bits (a
             // window without one: a shift); a text without any, with the mapper's shift.
-            let windowMapper = !usesLog && ends.hasChanges(upTo: o) ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
+            let windowMapper = changed ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
             var shiftCursor = UnitEnds.Mapper.ShiftCursor()
             // The word that goes on in the next window, and its original start when known.
             var pending = -1, pendingOriginal = -1, base = 0
@@ -208,7 +208,7 @@ public struct Tokenizer: Sendable {
                 }
                 var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
                 // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
-                if w.undecided != 0 { leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: breakTable) } else { leadEnds = false }
+                if w.undecided != 0 { leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: WordBreakTable.shared) } else { leadEnds = false }
                 let givenBefore = resume
                 // The byte after the window (the fold's padding past its end: zeros).
                 let after = fold[base &+ 64]

@@ -76,8 +76,12 @@ struct UnitEnds: ShapeLog {
     /// Zeroes the bitmaps as far as a fold of up to `count` bytes may have written them.
     func clear(upTo count: Int) {
         let words = count &>> 6 &+ 1
-        special.update(repeating: 0, count: words)
-        inside.update(repeating: 0, count: words)
+        var k = 0
+        while k < words {
+            special[k] = 0
+            inside[k] = 0
+            k &+= 1
+        }
     }
 }
 
