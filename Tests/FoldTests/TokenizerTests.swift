@@ -45,17 +45,18 @@ import Testing
         expectNoFailures(failures, "texts")
     }
 
-    /// Text that is mostly ASCII, cut anywhere by 64-byte windows: the words the windows give
-    /// one after the other (joiners, digits, letters across a window's edge), and the hand-over
-    /// to the word breaker at the first byte a window does not decide (an accent that folds to
-    /// ASCII does not stop them; "_", a letter kept, an ideograph do).
+    /// Text that is mostly ASCII, Greek, Cyrillic and CJK, cut anywhere by 64-byte windows: the
+    /// words the windows give one after the other (joiners, digits, letters of one and two bytes
+    /// across a window's edge, ideographs and kana, each a word, unless a mark may follow), and
+    /// the hand-over to the word breaker at the first byte a window does not decide ("_", a mark,
+    /// punctuation that is not ASCII, Hangul, Hebrew).
     @Test(arguments: ["search", "ascii", "nfkc-casefold"])
     func windowsAcrossTheirEdgesAndTheHandOver(_ name: String) throws {
         let folder = try Folder(FoldProfile(named: name)!)
         var tokenizer = Tokenizer(folder)
         var rng = seededGenerator(0x3D6E ^ UInt64(name.utf8.count))
-        let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü", "ж", "Й", "σ", "Ω"]
-        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n", "·", "×", "\u{483}", "א", "٣", "ά"]
+        let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü", "ж", "Й", "σ", "Ω", "東", "か"]
+        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n", "·", "×", "\u{483}", "א", "٣", "ά", "、", "ー", "\u{FE0F}", "\u{302A}", "한"]
         var failures: [String] = []
         for k in 0..<4000 {
             let length = [63, 64, 65, 127, 128, 129, 200][k % 7] + Int.random(in: -3...3, using: &rng)

@@ -208,7 +208,15 @@ public struct Tokenizer: Sendable {
                 }
                 var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
                 // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
-                if w.undecided != 0 { leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: WordBreakTable.shared) } else { leadEnds = false }
+                // Ideographs and kana, each a word of its own, are taken after them.
+                var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
+                if w.undecided != 0 {
+                    let table = WordBreakTable.shared
+                    leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: table)
+                    if w.undecided != 0 { ideographs = w.takeIdeographs(fold + base, table: table) }
+                } else {
+                    leadEnds = false
+                }
                 let givenBefore = resume
                 // The byte after the window (the fold's padding past its end: zeros).
                 let after = fold[base &+ 64]
@@ -230,6 +238,10 @@ public struct Tokenizer: Sendable {
                     ends &= before & ~(joiners & ~(before &>> 1))
                     starts &= before
                 }
+                // The ideographs' words (before the first undecided byte, each ended there or
+                // before: the code point after each was looked at).
+                starts |= ideographs.starts
+                ends |= ideographs.ends
                 carry = word &>> 63
                 previousLetter = letters &>> 63
                 previousDigit = digits &>> 63

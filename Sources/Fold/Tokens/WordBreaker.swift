@@ -224,6 +224,34 @@ enum WordBreaker {
             return false
         }
 
+        /// Takes the ideographs and kana of three bytes (class ``WordBreakTable/Class/ideographic``,
+        /// each a word of its own) up to the first byte that is still undecided, when the code
+        /// point after each is in the window and is no mark that would join it: returns their
+        /// starts (a bit at the first byte) and ends (a bit at the byte after the last; never
+        /// past bit 63). Run after ``takeTwoByteLetters(_:continued:afterReadable:table:)``.
+        @inline(__always)
+        mutating func takeIdeographs(_ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
+            var rest = undecided, starts: UInt64 = 0, ends: UInt64 = 0
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                guard k <= 60, let c = WordBreaker.threeByteValue(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)),
+                      table(c) == .ideographic else { break }
+                let next = p[k &+ 3]
+                if next >= 0x80 && table.mayBeExtend(lead: next) {
+                    // The code point after it could join it: only a three-byte one that is no
+                    // mark, all in the window, is let through.
+                    guard k <= 58, let d = WordBreaker.threeByteValue(UnsafeRawPointer(p + (k &+ 3)).loadUnaligned(as: UInt32.self)),
+                          table(d) != .extend else { break }
+                }
+                starts |= 1 &<< UInt64(k)
+                ends |= 1 &<< UInt64(k &+ 3)
+                let bytes: UInt64 = 7 &<< UInt64(k)
+                undecided &= ~bytes
+                rest &= ~bytes
+            }
+            return (starts, ends)
+        }
+
         /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
         /// SSE2 (the tests hold the SSE2 way to it).
         static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
@@ -374,6 +402,14 @@ enum WordBreaker {
     }
 
     // MARK: The fast path
+
+    /// The code point of the three-byte UTF-8 sequence in the low three bytes of `w` (first
+    /// byte lowest), or nil when they are not one (valid text is assumed).
+    @inline(__always)
+    static func threeByteValue(_ w: UInt32) -> UInt32? {
+        guard w & 0x00C0_C0F0 == 0x0080_80E0 else { return nil }
+        return (w & 0x0F) << 12 | (w & 0x3F00) >> 2 | (w &>> 16) & 0x3F
+    }
 
     /// The scalar at `i` of valid UTF-8, and its length.
     @inline(__always)
