@@ -146,7 +146,7 @@ public struct Tokenizer: Sendable {
         // of the same expansion are one entry there, where the unit ends would take four bytes
         // for each folded byte.
         var usesLog = mapsWithChangeLog || n >= Int(UInt32.max)
-        var ends = buffers.unitEnds(usesLog ? 0 : capacity)
+        var unitEnds = buffers.unitEnds(usesLog ? 0 : capacity)
         var fold: UnsafeMutablePointer<UInt8>
         while true {
             fold = buffers.reserve(capacity)
@@ -156,9 +156,9 @@ public struct Tokenizer: Sendable {
                 log.removeAll()
                 w = TokenText.fill(src, n, fold, capacity, &log, &mayNeedICU, engine)
             } else {
-                w = TokenText.fill(src, n, fold, capacity, &ends, &mayNeedICU, engine)
+                w = TokenText.fill(src, n, fold, capacity, &unitEnds, &mayNeedICU, engine)
                 // Zero again unless the text goes on with them (up to where they were written).
-                if case .success = w {} else { ends.clear(upTo: capacity) }
+                if case .success = w {} else { unitEnds.clear(upTo: capacity) }
             }
             if let w {
                 written = w
@@ -177,27 +177,28 @@ public struct Tokenizer: Sendable {
         }
         // Whether the fold changed the shape of anything; if it did, the unit ends' bitmaps
         // are zero again for the next text, whatever happens here.
-        let changed = !usesLog && ends.hasChanges(upTo: o)
-        defer { if changed { ends.clear(upTo: o) } }
+        let changed = !usesLog && unitEnds.hasChanges(upTo: o)
+        defer { if changed { unitEnds.clear(upTo: o) } }
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
         var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
-                             : Mapper(UnitEnds.Mapper(ends, foldedCount: o))
+                             : Mapper(UnitEnds.Mapper(unitEnds, foldedCount: o))
         if !mayNeedICU && memchr(fold, 0x40, o) == nil {
-            // No code point of the fold takes ICU's iterator: the words of its ASCII windows
+            // No code point of the fold takes ICU's iterator: the words of its 64-byte windows
             // from their bits, one window after the other, with what the last byte of a window
-            // and the first after it carried across; at a byte a window does not decide (not
-            // ASCII, or "_"), the state machine gives the next word from the end of the last
-            // one given (`resume`), and the windows start again after it.
+            // and the first after it carried across; at a byte a window does not decide ("_",
+            // a mark, punctuation that is not ASCII, Hangul, Hebrew: not ASCII, a letter of two
+            // bytes, an ideograph or kana), the state machine gives the next word from the end
+            // of the last one given (`resume`), and the windows start again after it.
             var resume = 0
             var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
             // The last window ended with the first byte of a letter of two bytes.
             var leadEnds = false
             // A text with changes of shape maps the words of each window from its bits (a
             // window without one: a shift); a text without any, with the mapper's shift.
-            let windowMapper = changed ? mapper.ends : nil, originalEnds = UnsafePointer(ends.originalEnds)
+            let windowMapper = changed ? mapper.ends : nil, originalEnds = UnsafePointer(unitEnds.originalEnds)
             var shiftCursor = UnitEnds.Mapper.ShiftCursor()
             // The word that goes on in the next window, and its original start when known.
             var pending = -1, pendingOriginal = -1, base = 0
