@@ -56,7 +56,7 @@ import Testing
         var tokenizer = Tokenizer(folder)
         var rng = seededGenerator(0x3D6E ^ UInt64(name.utf8.count))
         let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü", "ж", "Й", "σ", "Ω", "東", "か"]
-        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n", "·", "×", "\u{483}", "א", "٣", "ά", "、", "ー", "\u{FE0F}", "\u{302A}", "한"]
+        let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n", "·", "×", "\u{483}", "א", "٣", "ά", "、", "ー", "\u{FE0F}", "\u{302A}", "한", "\u{2027}", "\u{30FB}", "\u{FE13}"]
         var failures: [String] = []
         for k in 0..<4000 {
             let length = [63, 64, 65, 127, 128, 129, 200][k % 7] + Int.random(in: -3...3, using: &rng)

@@ -225,8 +225,9 @@ enum WordBreaker {
         }
 
         /// Takes the ideographs and kana of three bytes (class ``WordBreakTable/Class/ideographic``,
-        /// each a word of its own) up to the first byte that is still undecided, when the code
-        /// point after each is in the window and is no mark that would join it: returns their
+        /// each a word of its own), and the code points of three bytes in no word (class
+        /// ``WordBreakTable/Class/other``: 、 。), up to the first byte that is still undecided,
+        /// an ideograph when the code point after it is no mark that would join it: returns their
         /// starts (a bit at the first byte) and ends (a bit at the byte after the last; never
         /// past bit 63). Run after ``takeTwoByteLetters(_:continued:afterReadable:table:)``.
         @inline(__always)
@@ -234,8 +235,16 @@ enum WordBreaker {
             var rest = undecided, starts: UInt64 = 0, ends: UInt64 = 0
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
-                guard k <= 60, let c = WordBreaker.threeByteValue(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)),
-                      table(c) == .ideographic else { break }
+                guard k <= 60, let c = WordBreaker.threeByteValue(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)) else { break }
+                let cls = table(c)
+                let bytes: UInt64 = 7 &<< UInt64(k)
+                if cls == .other {
+                    // Punctuation and symbols (、 。 between CJK runs): in no word, whatever follows.
+                    undecided &= ~bytes
+                    rest &= ~bytes
+                    continue
+                }
+                guard cls == .ideographic else { break }
                 let next = p[k &+ 3]
                 if next >= 0x80 && table.mayBeExtend(lead: next) {
                     // The code point after it could join it: only a three-byte one that is no
@@ -245,7 +254,6 @@ enum WordBreaker {
                 }
                 starts |= 1 &<< UInt64(k)
                 ends |= 1 &<< UInt64(k &+ 3)
-                let bytes: UInt64 = 7 &<< UInt64(k)
                 undecided &= ~bytes
                 rest &= ~bytes
             }
