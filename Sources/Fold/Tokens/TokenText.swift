@@ -331,20 +331,11 @@ extension TokenText {
         }
 
         @inline(__always)
-        mutating func recordRemoved(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int) {
+        mutating func recordExtension(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int) {
             if lastUnitFoldedStart == unitFoldedStart {
                 extendLastUnit(toOriginalEnd: originalEnd)
             } else {
                 appendUnit(unitFoldedStart, unitFoldedEnd - unitFoldedStart, unitOriginalStart, originalEnd - unitOriginalStart)
-            }
-        }
-
-        @inline(__always)
-        mutating func recordComposedKana(foldedStart: Int, originalStart: Int, originalEnd: Int) {
-            if lastUnitFoldedStart == foldedStart {
-                extendLastUnit(toOriginalEnd: originalEnd)
-            } else {
-                appendUnit(foldedStart, 3, originalStart, originalEnd - originalStart)
             }
         }
 
@@ -545,7 +536,7 @@ extension TokenText {
                 // gone; the composite may need ICU only if its own class says so.
                 if WordBreakTable.shared(composite) == .slow { mayNeedICU = true }
                 UnsafeMutableRawPointer(out + (o - 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
-                changes.recordComposedKana(foldedStart: o - 3, originalStart: kanaIn, originalEnd: i + length)
+                changes.recordExtension(unitFoldedStart: o - 3, unitFoldedEnd: o, unitOriginalStart: kanaIn, originalEnd: i + length)
                 unitOut = o - 3
                 unitIn = kanaIn
                 kanaIn = -1
@@ -559,7 +550,7 @@ extension TokenText {
             if e.isEmpty && !e.has(FastEntry.general | FastEntry.tail) && unitOut >= 0 {
                 // A removed mark or ignorable: gone before anything composes, so it changes no
                 // neighbour; it belongs to the unit before it (as in the general path's map).
-                changes.recordRemoved(unitFoldedStart: unitOut, unitFoldedEnd: o, unitOriginalStart: unitIn, originalEnd: i + length)
+                changes.recordExtension(unitFoldedStart: unitOut, unitFoldedEnd: o, unitOriginalStart: unitIn, originalEnd: i + length)
                 kanaIn = -1
                 i &+= length
                 continue

@@ -339,7 +339,7 @@ public struct Tokenizer: Sendable {
 
     /// Maps the words of a fold, in order, to the original: one shift up to the next change of
     /// shape, past it the last unit end before each end of a word (``UnitEnds/Mapper``) or, for
-    /// a text too long for them, a lookup among the changes.
+    /// a text of 4 GB or more or a fold longer than twice its text, a lookup among the changes.
     struct Mapper {
         /// Original offset minus folded offset, for the words that end by `shiftEnd`.
         var shift = 0, shiftEnd = -1

@@ -5,13 +5,10 @@ protocol ShapeLog {
     /// `foldedLength` bytes of the fold at `foldedStart` came from `originalLength` bytes of
     /// the input at `originalStart`, as a whole, and their shape differs.
     mutating func recordUnit(_ foldedStart: Int, _ foldedLength: Int, _ originalStart: Int, _ originalLength: Int)
-    /// A code point that folds to nothing, ending at `originalEnd`, joins the unit written last
-    /// (`unitFoldedStart..<unitFoldedEnd` of the fold, from `unitOriginalStart`), whose source
-    /// ended where it starts.
-    mutating func recordRemoved(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int)
-    /// The kana written last (three bytes at `foldedStart`, from `originalStart`) was composed
-    /// with the voicing mark after it: one unit from `originalStart` to `originalEnd`.
-    mutating func recordComposedKana(foldedStart: Int, originalStart: Int, originalEnd: Int)
+    /// The unit written last (`unitFoldedStart..<unitFoldedEnd` of the fold, from
+    /// `unitOriginalStart`) now comes from the input up to `originalEnd`: a code point that
+    /// folds to nothing joined it, or the voicing mark a kana was composed with.
+    mutating func recordExtension(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int)
 }
 
 /// The changes of shape of a fold as the ``Tokenizer`` maps words with them: at each boundary
@@ -47,13 +44,8 @@ struct UnitEnds: ShapeLog {
     }
 
     @inline(__always)
-    mutating func recordRemoved(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int) {
+    mutating func recordExtension(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int) {
         end(at: unitFoldedEnd, originalEnd)
-    }
-
-    @inline(__always)
-    mutating func recordComposedKana(foldedStart: Int, originalStart: Int, originalEnd: Int) {
-        end(at: foldedStart &+ 3, originalEnd)
     }
 
     /// Marks the boundaries `from..<to` as inside a unit (rare: units of more than one folded
@@ -117,45 +109,67 @@ extension UnitEnds {
         /// changed unit's end at or before it.
         @inline(__always)
         private func originalOffset(_ p: Int) -> Int {
-            var k = p &>> 6
-            var w = (special[k] & ~inside[k]) & (~0 &>> UInt64(63 &- (p & 63)))
-            while w == 0 {
-                guard k > 0 else { return p }
-                k &-= 1
-                w = special[k] & ~inside[k]
-            }
-            let last = k &<< 6 | (63 &- w.leadingZeroBitCount)
+            guard let last = last(.ends, atOrBefore: p) else { return p }
             return Int(originalEnds[last]) &+ (p &- last)
         }
 
         @inline(__always)
         private func isInside(_ p: Int) -> Bool { inside[p &>> 6] &>> UInt64(p & 63) & 1 != 0 }
 
-        /// The first boundary after `p` that is not inside a unit (a bit scan: an expansion
-        /// such as U+FDFA spans tens of boundaries).
-        private func boundary(after p: Int) -> Int {
-            let q = p &+ 1
-            var k = q &>> 6
-            var w = ~inside[k] & (~0 &<< UInt64(q & 63))
-            // The boundaries past the fold are not inside anything: this ends.
-            while w == 0 {
-                k &+= 1
-                w = ~inside[k]
+        /// The first boundary after `p` that is not inside a unit (an expansion such as U+FDFA
+        /// spans tens of boundaries; the boundaries past the fold are inside nothing).
+        private func boundary(after p: Int) -> Int { first(.notInside, atOrAfter: p &+ 1)! }
+
+        /// The last boundary before `p` that is not inside a unit (boundary 0 is inside nothing).
+        private func unitStart(before p: Int) -> Int { last(.notInside, atOrBefore: p &- 1)! }
+
+        /// The first boundary after `p` where anything happens (`Int.max` when none).
+        @inline(__always)
+        private func nextSpecial(after p: Int) -> Int { first(.special, atOrAfter: p &+ 1) ?? Int.max }
+
+        /// The bitmaps the scans read: the changed units' ends, the boundaries inside no unit,
+        /// and the boundaries where anything happens.
+        enum Bits { case ends, notInside, special }
+
+        /// Word `k` of `bits`.
+        @inline(__always)
+        func word(_ bits: Bits, _ k: Int) -> UInt64 {
+            switch bits {
+            case .ends: special[k] & ~inside[k]
+            case .notInside: ~inside[k]
+            case .special: special[k]
             }
-            return k &<< 6 | w.trailingZeroBitCount
         }
 
-        /// The last boundary before `p` that is not inside a unit.
-        private func unitStart(before p: Int) -> Int {
-            let q = p &- 1
+        /// The last boundary at or before `q` whose bit is set in `bits`, looking back no
+        /// further than word `firstWord` (nil when there is none).
+        @inline(__always)
+        func last(_ bits: Bits, atOrBefore q: Int, notBeforeWord firstWord: Int = 0) -> Int? {
             var k = q &>> 6
-            var w = ~inside[k] & (~0 &>> UInt64(63 &- (q & 63)))
-            // Boundary 0 is not inside anything: this ends.
+            var w = word(bits, k) & (~0 &>> UInt64(63 &- (q & 63)))
             while w == 0 {
+                guard k > firstWord else { return nil }
                 k &-= 1
-                w = ~inside[k]
+                w = word(bits, k)
             }
             return k &<< 6 | (63 &- w.leadingZeroBitCount)
+        }
+
+        /// The first boundary at or after `q` whose bit is set in `bits`, among the fold's
+        /// words of boundaries (nil when there is none).
+        @inline(__always)
+        func first(_ bits: Bits, atOrAfter q: Int) -> Int? {
+            var k = q &>> 6
+            guard k < words || bits == .notInside else { return nil }
+            var w = word(bits, k) & (~0 &<< UInt64(q & 63))
+            while w == 0 {
+                k &+= 1
+                // `.notInside` always ends (past the fold every bit is set); the others stop
+                // at the fold's last word.
+                guard k < words || bits == .notInside else { return nil }
+                w = word(bits, k)
+            }
+            return k &<< 6 | w.trailingZeroBitCount
         }
 
         /// The 64 boundaries of the fold from `base` as a ``Window``, with the shift before it
@@ -178,38 +192,15 @@ extension UnitEnds {
             @inline(__always)
             mutating func shift(before p: Int, _ mapper: Mapper) -> Int {
                 guard p > at else { return shift }
-                // The last end in at ..< p, if any.
-                let q = p &- 1
-                var k = q &>> 6
-                let first = at &>> 6
-                var w = (mapper.special[k] & ~mapper.inside[k]) & (~0 &>> UInt64(63 &- (q & 63)))
-                while w == 0 && k > first {
-                    k &-= 1
-                    w = mapper.special[k] & ~mapper.inside[k]
-                }
-                if w != 0 {
-                    let last = k &<< 6 | (63 &- w.leadingZeroBitCount)
-                    if last >= at { shift = Int(mapper.originalEnds[last]) &- last }
+                // The last end in at ..< p, if any (looked for back to the word of `at` only).
+                if let last = mapper.last(.ends, atOrBefore: p &- 1, notBeforeWord: at &>> 6), last >= at {
+                    shift = Int(mapper.originalEnds[last]) &- last
                 }
                 at = p
                 return shift
             }
         }
 
-        /// The first boundary after `p` where anything happens (`Int.max` when none).
-        @inline(__always)
-        private func nextSpecial(after p: Int) -> Int {
-            let q = p &+ 1
-            var k = q &>> 6
-            guard k < words else { return Int.max }
-            var w = special[k] & (~0 &<< UInt64(q & 63))
-            while w == 0 {
-                k &+= 1
-                guard k < words else { return Int.max }
-                w = special[k]
-            }
-            return k &<< 6 | w.trailingZeroBitCount
-        }
     }
 
     /// 64 boundaries of a fold from `base`: the original offset of each that is not inside a

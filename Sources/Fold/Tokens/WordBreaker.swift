@@ -235,7 +235,7 @@ enum WordBreaker {
             var rest = undecided, starts: UInt64 = 0, ends: UInt64 = 0
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
-                guard k <= 60, let c = WordBreaker.threeByteValue(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)) else { break }
+                guard k <= 60, let (c, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)), three == 3 else { break }
                 let cls = table(c)
                 let bytes: UInt64 = 7 &<< UInt64(k)
                 if cls == .other {
@@ -249,7 +249,7 @@ enum WordBreaker {
                 if next >= 0x80 && table.mayBeExtend(lead: next) {
                     // The code point after it could join it: only a three-byte one that is no
                     // mark, all in the window, is let through.
-                    guard k <= 58, let d = WordBreaker.threeByteValue(UnsafeRawPointer(p + (k &+ 3)).loadUnaligned(as: UInt32.self)),
+                    guard k <= 58, let (d, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + (k &+ 3)).loadUnaligned(as: UInt32.self)), three == 3,
                           table(d) != .extend else { break }
                 }
                 starts |= 1 &<< UInt64(k)
@@ -410,14 +410,6 @@ enum WordBreaker {
     }
 
     // MARK: The fast path
-
-    /// The code point of the three-byte UTF-8 sequence in the low three bytes of `w` (first
-    /// byte lowest), or nil when they are not one (valid text is assumed).
-    @inline(__always)
-    static func threeByteValue(_ w: UInt32) -> UInt32? {
-        guard w & 0x00C0_C0F0 == 0x0080_80E0 else { return nil }
-        return (w & 0x0F) << 12 | (w & 0x3F00) >> 2 | (w &>> 16) & 0x3F
-    }
 
     /// The scalar at `i` of valid UTF-8, and its length.
     @inline(__always)
