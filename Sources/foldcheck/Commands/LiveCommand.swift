@@ -84,14 +84,15 @@ struct LiveCommand: ParsableCommand {
                 totalBytes = nil
             }
         }
-        let source = GrowingSource(SearchIndex<Int>(folder: folder), mode: words ? .wordPrefixes(.inOrder) : .substring)
+        let empty = SearchIndex<Int>(folder: folder)
+        let source = GrowingSource(empty, mode: words ? .wordPrefixes(.inOrder) : .substring)
         let live = LiveSearch(source, limit: LiveScreen.limit)
         let terminal = try Terminal()
         let screen = LiveScreen(terminal: terminal, source: source, live: live, totalBytes: totalBytes)
         Task.detached {
             for await update in live.updates { screen.receive(update) }
         }
-        DispatchQueue(label: "foldcheck.live.reader").async { LiveReader.load(inputs, into: screen) }
+        DispatchQueue(label: "foldcheck.live.reader").async { LiveReader.load(inputs, into: empty, for: screen) }
         DispatchQueue(label: "foldcheck.live.keys").async { screen.keyLoop() }
         screen.frameLoop()
     }
@@ -123,49 +124,58 @@ struct LiveCommand: ParsableCommand {
 /// `--db`, the FTS5 index of a database.
 final class GrowingSource: LiveSearchSource, @unchecked Sendable {
     typealias ID = Int
-    let mode: Matcher.Mode
+
+    private enum Backing {
+        /// The lines loaded so far.
+        case lines(SearchIndexSource<Int>)
+        /// `--db`: the index, its row count and its first lines (shown before a query is typed).
+        case database(FTSIndexSource, total: Int, first: [String])
+    }
+
     private let mutex = Lock()
-    private var current: SearchIndexSource<Int>
-    /// `--db`: the index, its row count and its first lines (shown before a query is typed).
-    private let database: (source: FTSIndexSource, total: Int, first: [String])?
+    private var backing: Backing
 
     init(_ index: SearchIndex<Int>, mode: Matcher.Mode) {
-        self.mode = mode
-        current = SearchIndexSource(index, mode: mode)
-        database = nil
+        backing = .lines(SearchIndexSource(index, mode: mode))
     }
 
     init(database source: FTSIndexSource, total: Int, first: [String]) {
-        mode = .wordPrefixes(.anyOrder)
-        current = SearchIndexSource(SearchIndex<Int>(folder: source.index.folder), mode: mode)
-        database = (source, total, first)
+        backing = .database(source, total: total, first: first)
     }
 
-    var index: SearchIndex<Int> { mutex.withLock { current.index } }
-
     /// How many lines there are (loaded so far).
-    var total: Int { database?.total ?? index.count }
+    var total: Int {
+        switch mutex.withLock({ backing }) {
+        case .lines(let source): source.index.count
+        case .database(_, let total, _): total
+        }
+    }
 
     /// Line `i`, among the first ones, for the screen before a query is typed.
     func line(_ i: Int) -> String? {
-        if let database { return database.first.indices.contains(i) ? database.first[i] : nil }
-        let index = self.index
-        return i < index.count ? index.originals[i] : nil
+        switch mutex.withLock({ backing }) {
+        case .lines(let source): i < source.index.count ? source.index.originals[i] : nil
+        case .database(_, _, let first): first.indices.contains(i) ? first[i] : nil
+        }
     }
 
+    /// The lines loaded so far are `index` (a source over a database has nothing to load).
     func publish(_ index: SearchIndex<Int>) {
-        let source = SearchIndexSource(index, mode: mode)
-        mutex.withLock { current = source }
+        mutex.withLock {
+            guard case .lines(let source) = backing else { return }
+            backing = .lines(SearchIndexSource(index, mode: source.mode))
+        }
     }
 
     func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int> {
-        if let database {
-            let r = try await database.source.search(query, limit: limit)
+        switch mutex.withLock({ backing }) {
+        case .lines(let source):
+            return try await source.search(query, limit: limit)
+        case .database(let source, _, _):
+            let r = try await source.search(query, limit: limit)
             return LiveSearchResults(query: r.query, matches: r.matches.map { .init(id: Int($0.id), text: $0.text, ranges: $0.ranges) },
                                      totalCount: r.totalCount)
         }
-        let source = mutex.withLock { current }
-        return try await source.search(query, limit: limit)
     }
 }
 
@@ -173,8 +183,8 @@ final class GrowingSource: LiveSearchSource, @unchecked Sendable {
 /// them to the index in blocks: at least 4,096 lines and a quarter of what has loaded (so the
 /// copies the published values cost stay linear in all), or whatever came in the last 250 ms.
 enum LiveReader {
-    static func load(_ inputs: [Input], into screen: LiveScreen) {
-        var index = screen.source.index
+    static func load(_ inputs: [Input], into index: SearchIndex<Int>, for screen: LiveScreen) {
+        var index = index
         var block: [(id: Int, text: String)] = []
         var bytes = 0
         var lastFlush = ContinuousClock.now
