@@ -245,6 +245,68 @@ import Testing
         expectNoFailures(failures, "windows")
     }
 
+    /// The runs the windows take without a table lookup (Cyrillic and Greek small letters,
+    /// ideographs and kana, the separators between them): the masks (SSE2 on x86-64, and the
+    /// portable eight-byte way) are exactly the code points of their ranges at every offset, in
+    /// windows that start anywhere (in the middle of a code point too), and every code point of
+    /// those ranges is of the class the windows take it as.
+    @Test func scriptRunMasksAreTheirCodePoints() {
+        let twoByteLetters: [ClosedRange<UInt32>] = [0x400...0x47F, 0x3B1...0x3C9]
+        let ideographs: [ClosedRange<UInt32>] = [0x4E00...0x9FFF, 0x3041...0x3096, 0x30A1...0x30FA, 0x30FC...0x30FF]
+        let separators: [ClosedRange<UInt32>] = [0x3001...0x3002, 0x300C...0x300F]
+        let table = WordBreakTable.shared
+        var failures: [String] = []
+        for c in twoByteLetters.joined() where !table.isTwoByteLetter(c) { failures.append("U+\(String(c, radix: 16)) not a letter") }
+        for c in ideographs.joined() where table(c) != .ideographic { failures.append("U+\(String(c, radix: 16)) not ideographic") }
+        for c in separators.joined() where table(c) != .other { failures.append("U+\(String(c, radix: 16)) not other") }
+        func expected(_ bytes: [UInt8]) -> (UInt64, UInt64, UInt64) {
+            var r: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            for k in 0..<64 {
+                let bit: UInt64 = 1 << UInt64(k)
+                let b0 = bytes[k]
+                if (0xC2...0xDF).contains(b0), k + 1 < 64, bytes[k + 1] & 0xC0 == 0x80 {
+                    let c = UInt32(b0 & 0x1F) << 6 | UInt32(bytes[k + 1] & 0x3F)
+                    if twoByteLetters.contains(where: { $0.contains(c) }) { r.0 |= bit }
+                }
+                if (0xE0...0xEF).contains(b0), k + 2 < 64, bytes[k + 1] & 0xC0 == 0x80, bytes[k + 2] & 0xC0 == 0x80 {
+                    let c = UInt32(b0 & 0x0F) << 12 | UInt32(bytes[k + 1] & 0x3F) << 6 | UInt32(bytes[k + 2] & 0x3F)
+                    if ideographs.contains(where: { $0.contains(c) }) { r.1 |= bit }
+                    if separators.contains(where: { $0.contains(c) }) { r.2 |= bit }
+                }
+            }
+            return r
+        }
+        // Code points at and around the ranges' ends, and anywhere below U+10000.
+        var pool: [UInt32] = [0x41, 0x20, 0xE9, 0x3FF, 0x480, 0x483, 0x3B0, 0x3CA, 0x391, 0x3C2, 0x4DFF, 0xA000, 0x3040, 0x3097,
+                              0x3099, 0x309A, 0x30A0, 0x30FB, 0x3000, 0x3003, 0x300B, 0x3010, 0x3005, 0xFF76]
+        pool += (twoByteLetters + ideographs + separators).flatMap { [$0.lowerBound, $0.upperBound] }
+        var rng = seededGenerator(0x5C1B)
+        var windows: [[UInt8]] = []
+        for _ in 0..<4_000 {
+            var bytes: [UInt8] = []
+            while bytes.count < 80 {
+                let c = Bool.random(using: &rng) ? pool.randomElement(using: &rng)! : UInt32.random(in: 0x80...0xFFFF, using: &rng)
+                guard let scalar = Unicode.Scalar(c) else { continue }
+                bytes += Array(String(Character(scalar)).utf8)
+            }
+            let start = Int.random(in: 0...8, using: &rng)
+            windows.append(Array(bytes[start..<(start + 64)]))
+        }
+        windows += (0..<1_000).map { _ in (0..<64).map { _ in UInt8.random(in: 0x80...0xFF, using: &rng) } }
+        for bytes in windows {
+            let e = expected(bytes)
+            bytes.withUnsafeBufferPointer { b in
+                for portable in [false, true] {
+                    let r = WordBreaker.ASCIIWindow.scriptRuns(b.baseAddress!, portable: portable)
+                    if (r.twoByteLetters, r.ideographs, r.separators) != e && failures.count < 10 {
+                        failures.append("\(bytes) (portable: \(portable)): \(r), expected \(e)")
+                    }
+                }
+            }
+        }
+        expectNoFailures(failures, "script runs")
+    }
+
     /// The scan for text that needs ICU skips code points by their lead byte when no code point
     /// with that lead needs ICU: every code point, alone and between letters, is still found.
     @Test func theScanForICUFindsEveryCodePointThatNeedsIt() {

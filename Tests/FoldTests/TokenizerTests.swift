@@ -57,11 +57,26 @@ import Testing
         var rng = seededGenerator(0x3D6E ^ UInt64(name.utf8.count))
         let common = ["a", "B", "z", "q", "0", "9", "7", ".", ",", ";", "'", " ", " ", "-", ":", "é", "É", "ü", "ж", "Й", "σ", "Ω", "東", "か"]
         let rare = ["_", "@", "ß", "東", "\u{301}", "α", "ｶ", "ﬁ", "½", "\u{AD}", "\t", "\n", "·", "×", "\u{483}", "א", "٣", "ά", "、", "ー", "\u{FE0F}", "\u{302A}", "한", "\u{2027}", "\u{30FB}", "\u{FE13}"]
+        // Runs of one script, which the windows take whole from masks (Cyrillic, Greek small
+        // letters, ideographs, kana and the separators between them), and what may end a run.
+        let scripts = [["д", "ж", "ё", "ѿ", "Ѐ", "я"], ["α", "ς", "ω", "λ", "Σ", "ά"], ["一", "東", "京", "鿿", "中", "了"],
+                       ["か", "ぁ", "ゖ", "ア", "ヺ", "ー", "ヿ", "た"], ["、", "。", "「", "』"]]
+        let enders = ["\u{93E}", "\u{3099}", "\u{302A}", "\u{301}", "\u{FE0F}", "・", "〃", "々", "〇", "ゝ", "\u{30FB}", "㐀", "䷀", "_", " ", "a", "1"]
         var failures: [String] = []
-        for k in 0..<4000 {
+        for k in 0..<6000 {
             let length = [63, 64, 65, 127, 128, 129, 200][k % 7] + Int.random(in: -3...3, using: &rng)
             var text = ""
-            for _ in 0..<max(1, length) {
+            if k >= 4000 {
+                while text.utf8.count < length {
+                    let script = scripts.randomElement(using: &rng)!
+                    for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                        text += Int.random(in: 0..<8, using: &rng) == 0 ? scripts.randomElement(using: &rng)!.randomElement(using: &rng)!
+                                                                        : script.randomElement(using: &rng)!
+                    }
+                    text += enders.randomElement(using: &rng)!
+                }
+            }
+            for _ in 0..<(k >= 4000 ? 0 : max(1, length)) {
                 text += Int.random(in: 0..<40, using: &rng) == 0 ? rare.randomElement(using: &rng)! : common.randomElement(using: &rng)!
             }
             let got = try Self.seen(&tokenizer, Array(text.utf8)), want = Self.expected(folder, text)

@@ -115,4 +115,116 @@ static inline cfold_ascii_classes cfold_ascii_classes64(const uint8_t *p) {
 #endif
 }
 
+// The code points of the scripts the tokenizer's windows take as runs, 64 bytes at a time (byte
+// k is bit k, set at a code point's first byte when every byte of it is within the 64), from
+// masks of single bytes: each byte's range (SSE2: an add and a signed compare, and a movemask;
+// elsewhere from eight-byte words), then the code points from the masks shifted.
+
+#if defined(__SSE2__)
+/// The bytes of the 64 at `v` within `lo`...`hi`, one bit each.
+static inline uint64_t cfold_bytes64_sse2(const __m128i *v, int lo, int hi) {
+    // Unsigned ranges as signed comparisons: x + (0x80 - lo) < -128 + (hi - lo + 1).
+    const __m128i shift = _mm_set1_epi8((char)(0x80 - lo)), count = _mm_set1_epi8((char)(-128 + (hi - lo + 1)));
+    uint64_t r = 0;
+    for (int k = 0; k < 4; k++) {
+        r |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(_mm_add_epi8(v[k], shift), count)) << (16 * k);
+    }
+    return r;
+}
+#endif
+
+/// The bytes of the 64 at `w` (eight little-endian words) within `lo`...`hi` (both 80 or
+/// more), one bit each: the portable way.
+static inline uint64_t cfold_high_bytes64_portable(const uint64_t *w, uint64_t lo, uint64_t hi) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t r = 0;
+    for (int k = 0; k < 8; k++) {
+        // The low seven bits with the high bit set: subtracting (lo - 80) borrows from no other
+        // byte and leaves the high bit set exactly when the byte is at least lo.
+        const uint64_t x = w[k] | highs;
+        const uint64_t within = ((x - (lo - 0x80) * ones) & ~(x - (hi - 0x7F) * ones)) & w[k] & highs;
+        r |= ((((within >> 7) * 0x0102040810204080ull) >> 56)) << (8 * k);
+    }
+    return r;
+}
+
+static inline void cfold_words64(const uint8_t *p, uint64_t *w) {
+    for (int k = 0; k < 8; k++) {
+        __builtin_memcpy(&w[k], p + 8 * k, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w[k] = __builtin_bswap64(w[k]);
+#endif
+    }
+}
+
+/// Letters of two bytes that are letters whatever their neighbours: Cyrillic U+0400...U+047F
+/// and the Greek small letters U+03B1...U+03C9.
+#define CFOLD_TWO_BYTE_LETTERS(BYTES) \
+    ((BYTES(0xD0, 0xD1) & (BYTES(0x80, 0xBF) >> 1)) | (BYTES(0xCE, 0xCE) & (BYTES(0xB1, 0xBF) >> 1)) | \
+     (BYTES(0xCF, 0xCF) & (BYTES(0x80, 0x89) >> 1)))
+
+/// Three-byte code points each a word of its own: CJK ideographs U+4E00...U+9FFF, hiragana
+/// U+3041...U+3096, katakana U+30A1...U+30FA and U+30FC...U+30FF.
+#define CFOLD_IDEOGRAPHS(BYTES) \
+    ((((BYTES(0xE5, 0xE9) & (BYTES(0x80, 0xBF) >> 1)) | (BYTES(0xE4, 0xE4) & (BYTES(0xB8, 0xBF) >> 1))) & (BYTES(0x80, 0xBF) >> 2)) | \
+     (BYTES(0xE3, 0xE3) & ((BYTES(0x81, 0x81) >> 1 & BYTES(0x81, 0xBF) >> 2) | \
+                           (BYTES(0x82, 0x82) >> 1 & (BYTES(0x80, 0x96) | BYTES(0xA1, 0xBF)) >> 2) | \
+                           (BYTES(0x83, 0x83) >> 1 & (BYTES(0x80, 0xBA) | BYTES(0xBC, 0xBF)) >> 2))))
+
+/// Three-byte code points in no word between them: 、 。 「 」 『 』 (U+3001, U+3002, U+300C...U+300F).
+#define CFOLD_SEPARATORS(BYTES) \
+    (BYTES(0xE3, 0xE3) & BYTES(0x80, 0x80) >> 1 & (BYTES(0x81, 0x82) | BYTES(0x8C, 0x8F)) >> 2)
+
+/// ``CFOLD_TWO_BYTE_LETTERS`` of the 64 bytes at `p`, the portable way (the tests' reference).
+static inline uint64_t cfold_two_byte_letters64_portable(const uint8_t *p) {
+    uint64_t w[8];
+    cfold_words64(p, w);
+#define CFOLD_PORTABLE(lo, hi) cfold_high_bytes64_portable(w, (lo), (hi))
+    return CFOLD_TWO_BYTE_LETTERS(CFOLD_PORTABLE);
+#undef CFOLD_PORTABLE
+}
+
+/// ``CFOLD_IDEOGRAPHS`` and ``CFOLD_SEPARATORS`` of the 64 bytes at `p`.
+typedef struct {
+    uint64_t ideographs;
+    uint64_t separators;
+} cfold_ideograph_runs;
+
+/// ``cfold_ideograph_runs64``, the portable way (the tests' reference).
+static inline cfold_ideograph_runs cfold_ideograph_runs64_portable(const uint8_t *p) {
+    uint64_t w[8];
+    cfold_words64(p, w);
+#define CFOLD_PORTABLE(lo, hi) cfold_high_bytes64_portable(w, (lo), (hi))
+    cfold_ideograph_runs r = {CFOLD_IDEOGRAPHS(CFOLD_PORTABLE), CFOLD_SEPARATORS(CFOLD_PORTABLE)};
+#undef CFOLD_PORTABLE
+    return r;
+}
+
+/// ``CFOLD_TWO_BYTE_LETTERS`` of the 64 bytes at `p` (all 64 are read).
+static inline uint64_t cfold_two_byte_letters64(const uint8_t *p) {
+#if defined(__SSE2__)
+    __m128i v[4];
+    for (int k = 0; k < 4; k++) v[k] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+#define CFOLD_SSE2(lo, hi) cfold_bytes64_sse2(v, (lo), (hi))
+    return CFOLD_TWO_BYTE_LETTERS(CFOLD_SSE2);
+#undef CFOLD_SSE2
+#else
+    return cfold_two_byte_letters64_portable(p);
+#endif
+}
+
+/// ``CFOLD_IDEOGRAPHS`` and ``CFOLD_SEPARATORS`` of the 64 bytes at `p` (all 64 are read).
+static inline cfold_ideograph_runs cfold_ideograph_runs64(const uint8_t *p) {
+#if defined(__SSE2__)
+    __m128i v[4];
+    for (int k = 0; k < 4; k++) v[k] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
+#define CFOLD_SSE2(lo, hi) cfold_bytes64_sse2(v, (lo), (hi))
+    cfold_ideograph_runs r = {CFOLD_IDEOGRAPHS(CFOLD_SSE2), CFOLD_SEPARATORS(CFOLD_SSE2)};
+#undef CFOLD_SSE2
+    return r;
+#else
+    return cfold_ideograph_runs64_portable(p);
+#endif
+}
+
 #endif

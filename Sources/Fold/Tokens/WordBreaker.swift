@@ -209,9 +209,30 @@ enum WordBreaker {
                 undecided &= ~1
                 rest &= ~1
             }
+            // Cyrillic and Greek small letters as runs, from masks of the whole window (made
+            // once, when the first such letter comes).
+            var runs: UInt64 = 0, runsMade = false
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
                 let lead = p[k]
+                if lead &- 0xCE < 4 {
+                    if !runsMade {
+                        runs = cfold_two_byte_letters64(p)
+                        runsMade = true
+                    }
+                    if runs &>> UInt64(k) & 1 != 0 {
+                        // The letters of the runs from here to the first byte still undecided
+                        // that is not one of theirs.
+                        let unhandled = rest & ~(runs | runs &<< 1)
+                        let below = unhandled == 0 ? ~0 : (1 &<< UInt64(unhandled.trailingZeroBitCount)) &- 1
+                        let run = runs & below & ~((1 &<< UInt64(k)) &- 1)
+                        let both = run | run &<< 1
+                        letters |= both
+                        undecided &= ~both
+                        rest &= ~both
+                        continue
+                    }
+                }
                 guard lead &- 0xC2 < 0x1E, k < 63 || afterReadable else { break }
                 let c = UInt32(lead & 0x1F) &<< 6 | UInt32(p[k &+ 1] & 0x3F)
                 guard table.isTwoByteLetter(c) else { break }
@@ -233,8 +254,55 @@ enum WordBreaker {
         @inline(__always)
         mutating func takeIdeographs(_ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
             var rest = undecided, starts: UInt64 = 0, ends: UInt64 = 0
+            // Ideographs and kana, and the separators between them (、 。 「 」), as runs, from
+            // masks of the whole window (made once, when the first comes): those that end before
+            // byte 64 (bit 64 would fall off `ends`).
+            var runs: UInt64 = 0, separators: UInt64 = 0, runsMade = false
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
+                if p[k] &- 0xE3 < 7 {
+                    if !runsMade {
+                        let r = cfold_ideograph_runs64(p)
+                        runs = r.ideographs & 0x1FFF_FFFF_FFFF_FFFF
+                        separators = r.separators & 0x1FFF_FFFF_FFFF_FFFF
+                        runsMade = true
+                    }
+                    let both = runs | separators
+                    if both &>> UInt64(k) & 1 != 0 {
+                        // The code points of the runs from here to the first byte still
+                        // undecided that is not one of theirs (the code point after each but the
+                        // last is one of them, or ASCII, or a letter of two bytes: no mark).
+                        let unhandled = rest & ~(both | both &<< 1 | both &<< 2)
+                        let f = unhandled.trailingZeroBitCount
+                        let below: UInt64 = unhandled == 0 ? ~0 : (1 &<< UInt64(f)) &- 1
+                        let from = ~((1 &<< UInt64(k)) &- 1)
+                        var run = runs & below & from
+                        let passed = separators & below & from
+                        var stops = false
+                        if f < 64 && run &>> UInt64(truncatingIfNeeded: f &- 3) & 1 != 0 {
+                            // The last one is followed by that byte's code point: it may join it.
+                            let next = p[f]
+                            if next >= 0x80 && table.mayBeExtend(lead: next) {
+                                if f > 61 {
+                                    stops = true
+                                } else if let (d, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + f).loadUnaligned(as: UInt32.self)),
+                                          three == 3, table(d) != .extend {
+                                } else {
+                                    stops = true
+                                }
+                                if stops { run &= ~(1 &<< UInt64(truncatingIfNeeded: f &- 3)) }
+                            }
+                        }
+                        starts |= run
+                        ends |= run &<< 3
+                        let taken = run | passed
+                        let bytes = taken | taken &<< 1 | taken &<< 2
+                        undecided &= ~bytes
+                        rest &= ~bytes
+                        if stops { break }
+                        continue
+                    }
+                }
                 guard k <= 60, let (c, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)), three == 3 else { break }
                 let cls = table(c)
                 let bytes: UInt64 = 7 &<< UInt64(k)
@@ -263,6 +331,16 @@ enum WordBreaker {
         /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
         /// SSE2 (the tests hold the SSE2 way to it).
         static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
+
+        /// The code points of the 64 bytes at `p` that ``takeTwoByteLetters(_:continued:afterReadable:table:)``
+        /// and ``takeIdeographs(_:table:)`` take as runs (a bit at each one's first byte, all of
+        /// it within the 64): letters of two bytes, ideographs and kana, separators. `portable`:
+        /// from eight-byte words, as targets without SSE2 make them (the tests' reference).
+        static func scriptRuns(_ p: UnsafePointer<UInt8>, portable: Bool = false) -> (twoByteLetters: UInt64, ideographs: UInt64, separators: UInt64) {
+            let letters = portable ? cfold_two_byte_letters64_portable(p) : cfold_two_byte_letters64(p)
+            let r = portable ? cfold_ideograph_runs64_portable(p) : cfold_ideograph_runs64(p)
+            return (letters, r.ideographs, r.separators)
+        }
 
         @inline(__always)
         init(_ c: cfold_ascii_classes) {
