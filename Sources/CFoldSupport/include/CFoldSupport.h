@@ -7,7 +7,9 @@
 //   target has it (every x86-64): Swift has no portable "one bit per byte lane" operation
 //   (movemask), and without it the classes cost four times the instructions. Elsewhere the same
 //   classes come from eight-byte words (SWAR); the tests compare the two on every target that
-//   has SSE2.
+//   has SSE2;
+// - the same for the code points those windows take as runs (Cyrillic and Greek letters,
+//   ideographs and kana, the separators between them), from masks of single bytes.
 #ifndef CFOLD_SUPPORT_H
 #define CFOLD_SUPPORT_H
 
