@@ -200,7 +200,9 @@ enum WordBreaker {
         /// as it decides ASCII ones (a mark after one is not ASCII and stops it). `continued`: the
         /// window's first byte is the second byte of such a letter (whose first was the last
         /// byte of the window before). Returns whether the last byte is the first byte of one
-        /// (the byte after the window, which must be readable, is its second).
+        /// (the byte after the window, which must be readable, is its second). `afterReadable`:
+        /// the 64 bytes at `p` and the one after them can be read (else only those up to the
+        /// first undecided byte of the window, which stopped at the text's end).
         @inline(__always)
         mutating func takeTwoByteLetters(_ p: UnsafePointer<UInt8>, continued: Bool, afterReadable: Bool = true, table: WordBreakTable) -> Bool {
             var rest = undecided
@@ -210,12 +212,12 @@ enum WordBreaker {
                 rest &= ~1
             }
             // Cyrillic and Greek small letters as runs, from masks of the whole window (made
-            // once, when the first such letter comes).
+            // once, when the first such letter comes; only when all 64 bytes are readable).
             var runs: UInt64 = 0, runsMade = false
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
                 let lead = p[k]
-                if lead &- 0xCE < 4 {
+                if afterReadable && lead &- 0xCE < 4 {
                     if !runsMade {
                         runs = cfold_two_byte_letters64(p)
                         runsMade = true
