@@ -252,7 +252,9 @@ enum WordBreaker {
         /// ``WordBreakTable/Class/other``: 、 。), up to the first byte that is still undecided,
         /// an ideograph when the code point after it is no mark that would join it: returns their
         /// starts (a bit at the first byte) and ends (a bit at the byte after the last; never
-        /// past bit 63). Run after ``takeTwoByteLetters(_:continued:afterReadable:table:)``.
+        /// past bit 63). Run after ``takeTwoByteLetters(_:continued:afterReadable:table:)``; the
+        /// 64 bytes at `p` and the one after them must be readable (the ``Tokenizer``'s fold has
+        /// its padding).
         @inline(__always)
         mutating func takeIdeographs(_ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
             var rest = undecided, starts: UInt64 = 0, ends: UInt64 = 0
