@@ -336,6 +336,13 @@ enum WordBreaker {
         /// SSE2 (the tests hold the SSE2 way to it).
         static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
 
+        /// ``takeIdeographs(_:table:)`` out of line, for the word breaker's loop (whose ASCII
+        /// path slowed down by 4% with it inlined: CJK windows are the rare ones there).
+        @inline(never)
+        static func takeIdeographs(_ w: inout ASCIIWindow, _ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
+            w.takeIdeographs(p, table: table)
+        }
+
         /// The code points of the 64 bytes at `p` that ``takeTwoByteLetters(_:continued:afterReadable:table:)``
         /// and ``takeIdeographs(_:table:)`` take as runs (a bit at each one's first byte, all of
         /// it within the 64): letters of two bytes, ideographs and kana, separators. `portable`:
@@ -411,12 +418,18 @@ enum WordBreaker {
             let nearby = pos + 8 <= n ? UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self) & highs : (p[pos] >= 0x80 ? 1 : 0)
             var machineFrom = -1, limit = 0
             var w = ASCIIWindow()
+            // Ideographs and kana the window takes, each a word (their ends decided: the code
+            // point after each was looked at).
+            var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
             // A window also where letters of two bytes come first (Greek, Cyrillic words after a
-            // space), which it takes as letters; not where a longer sequence does (CJK).
-            if nearby == 0 || p[pos] < 0xE0 {
+            // space), which it takes as letters, and where ideographs or kana do when the 64
+            // bytes and the one after can be read; not where another longer sequence does.
+            let wide = readable - pos > 64
+            if nearby == 0 || p[pos] < 0xE0 || (wide && p[pos] &- 0xE3 < 7) {
                 w = ASCIIWindow(p + pos, known, readable: readable - pos)
                 if w.undecided != 0 {
-                    _ = w.takeTwoByteLetters(p + pos, continued: false, afterReadable: readable - pos > 64, table: table)
+                    _ = w.takeTwoByteLetters(p + pos, continued: false, afterReadable: wide, table: table)
+                    if wide && w.undecided != 0 { ideographs = ASCIIWindow.takeIdeographs(&w, p + pos, table: table) }
                 }
                 limit = Swift.min(w.undecided.trailingZeroBitCount, known)
             }
@@ -429,11 +442,12 @@ enum WordBreaker {
                 let word = ASCIIWindow.wordBytes(p + pos, known, letters: letters, digits: digits, joiners: joiners)
                 // A bit at each run's first byte, and at the byte after each run (a run that
                 // reaches the window's end has none).
-                var starts = word & ~(word &<< 1), ends = ~word & (word &<< 1)
+                var starts = word & ~(word &<< 1) | ideographs.starts, ends = ~word & (word &<< 1) | ideographs.ends
                 let textEnds = n - pos <= 64
                 // The ends that decide their run: the byte there is ASCII, and either splits
-                // whatever follows or has its next byte known too; or the text ends there.
-                var decides = valid & ((valid &>> 1) | ~joiners)
+                // whatever follows or has its next byte known too; or the text ends there; or
+                // an ideograph ends there.
+                var decides = valid & ((valid &>> 1) | ~joiners) | ideographs.ends
                 if textEnds && limit == known {
                     decides |= (1 &<< UInt64(known - 1)) | (known < 64 ? 1 &<< UInt64(known) : 0)
                 }
@@ -446,13 +460,18 @@ enum WordBreaker {
                         let u = undecidedEnds.trailingZeroBitCount
                         first = 63 &- (starts & ((1 &<< UInt64(u)) &- 1)).leadingZeroBitCount
                     } else if starts != 0 {
+                        // The last word, when no end follows its start (an end at its start is
+                        // the ideograph's before it).
                         let last = 63 &- starts.leadingZeroBitCount
-                        if ends &>> UInt64(last) == 0 { first = last }
+                        if (ends &>> UInt64(last)) &>> 1 == 0 { first = last }
                     }
                     let before: UInt64 = first == 64 ? ~0 : (1 &<< UInt64(first)) &- 1
                     if starts & before != 0 {
                         // The words before it are the mask's; the rest is looked for from it.
-                        mask.pointee = WordMask(starts: starts & before, ends: ends & before, base: pos)
+                        // (Their ends may be at `first` itself: an ideograph's word ends where
+                        // the next word starts.)
+                        let endsThrough: UInt64 = first == 64 ? ~0 : before | 1 &<< UInt64(first)
+                        mask.pointee = WordMask(starts: starts & before, ends: ends & endsThrough, base: pos)
                         return first == 64 ? pos &+ limit : pos &+ first
                     }
                 }
