@@ -91,7 +91,7 @@ static inline cfold_ascii_classes cfold_ascii_classes64_portable(const uint8_t *
 
 /// The classes of the 64 bytes at `p` (all 64 are read): SSE2 where the target has it, else
 /// ``cfold_ascii_classes64_portable``.
-static inline cfold_ascii_classes cfold_ascii_classes64(const uint8_t *p) {
+static inline __attribute__((always_inline)) cfold_ascii_classes cfold_ascii_classes64(const uint8_t *p) {
 #if defined(__SSE2__)
     cfold_ascii_classes r = {0, 0, 0, 0};
     // Unsigned ranges as signed comparisons: x + (0x80 - lo) < -128 + (hi - lo + 1).
@@ -124,7 +124,7 @@ static inline cfold_ascii_classes cfold_ascii_classes64(const uint8_t *p) {
 
 #if defined(__SSE2__)
 /// The bytes of the 64 at `v` within `lo`...`hi`, one bit each.
-static inline uint64_t cfold_bytes64_sse2(const __m128i *v, int lo, int hi) {
+static inline __attribute__((always_inline)) uint64_t cfold_bytes64_sse2(const __m128i *v, int lo, int hi) {
     // Unsigned ranges as signed comparisons: x + (0x80 - lo) < -128 + (hi - lo + 1).
     const __m128i shift = _mm_set1_epi8((char)(0x80 - lo)), count = _mm_set1_epi8((char)(-128 + (hi - lo + 1)));
     uint64_t r = 0;
@@ -203,7 +203,7 @@ static inline cfold_ideograph_runs cfold_ideograph_runs64_portable(const uint8_t
 }
 
 /// ``CFOLD_TWO_BYTE_LETTERS`` of the 64 bytes at `p` (all 64 are read).
-static inline uint64_t cfold_two_byte_letters64(const uint8_t *p) {
+static inline __attribute__((always_inline)) uint64_t cfold_two_byte_letters64(const uint8_t *p) {
 #if defined(__SSE2__)
     __m128i v[4];
     for (int k = 0; k < 4; k++) v[k] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
@@ -216,7 +216,7 @@ static inline uint64_t cfold_two_byte_letters64(const uint8_t *p) {
 }
 
 /// ``CFOLD_IDEOGRAPHS`` and ``CFOLD_SEPARATORS`` of the 64 bytes at `p` (all 64 are read).
-static inline cfold_ideograph_runs cfold_ideograph_runs64(const uint8_t *p) {
+static inline __attribute__((always_inline)) cfold_ideograph_runs cfold_ideograph_runs64(const uint8_t *p) {
 #if defined(__SSE2__)
     __m128i v[4];
     for (int k = 0; k < 4; k++) v[k] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
