@@ -201,8 +201,8 @@ enum WordBreaker {
         /// window's first byte is the second byte of such a letter (whose first was the last
         /// byte of the window before). Returns whether the last byte is the first byte of one
         /// (the byte after the window, which must be readable, is its second). `afterReadable`:
-        /// the 64 bytes at `p` and the one after them can be read (else only those up to the
-        /// first undecided byte of the window, which stopped at the text's end).
+        /// the 64 bytes at `p` and the one after them can be read; when not (a window at the end
+        /// of a text without padding), the letters are taken one at a time, none in the last byte.
         @inline(__always)
         mutating func takeTwoByteLetters(_ p: UnsafePointer<UInt8>, continued: Bool, afterReadable: Bool = true, table: WordBreakTable) -> Bool {
             var rest = undecided
@@ -225,9 +225,7 @@ enum WordBreaker {
                     if runs &>> UInt64(k) & 1 != 0 {
                         // The letters of the runs from here to the first byte still undecided
                         // that is not one of theirs.
-                        let unhandled = rest & ~(runs | runs &<< 1)
-                        let below = unhandled == 0 ? ~0 : (1 &<< UInt64(unhandled.trailingZeroBitCount)) &- 1
-                        let run = runs & below & ~((1 &<< UInt64(k)) &- 1)
+                        let run = runs & Self.below(firstOf: rest & ~(runs | runs &<< 1)) & ~((1 &<< UInt64(k)) &- 1)
                         let both = run | run &<< 1
                         letters |= both
                         undecided &= ~both
@@ -278,7 +276,7 @@ enum WordBreaker {
                         // last is one of them, or ASCII, or a letter of two bytes: no mark).
                         let unhandled = rest & ~(both | both &<< 1 | both &<< 2)
                         let f = unhandled.trailingZeroBitCount
-                        let below: UInt64 = unhandled == 0 ? ~0 : (1 &<< UInt64(f)) &- 1
+                        let below = Self.below(firstOf: unhandled)
                         let from = ~((1 &<< UInt64(k)) &- 1)
                         var run = runs & below & from
                         let passed = separators & below & from
@@ -335,6 +333,12 @@ enum WordBreaker {
         /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
         /// SSE2 (the tests hold the SSE2 way to it).
         static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
+
+        /// The bits below the lowest bit of `bits` (all of them when it has none).
+        @inline(__always)
+        static func below(firstOf bits: UInt64) -> UInt64 {
+            bits == 0 ? ~0 : (1 &<< UInt64(bits.trailingZeroBitCount)) &- 1
+        }
 
         /// ``takeIdeographs(_:table:)`` out of line, for the word breaker's loop (whose ASCII
         /// path slowed down by 4% with it inlined: CJK windows are the rare ones there).
