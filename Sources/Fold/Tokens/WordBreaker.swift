@@ -280,21 +280,10 @@ enum WordBreaker {
                         let from = ~((1 &<< UInt64(k)) &- 1)
                         var run = runs & below & from
                         let passed = separators & below & from
-                        var stops = false
-                        if f < 64 && run &>> UInt64(truncatingIfNeeded: f &- 3) & 1 != 0 {
-                            // The last one is followed by that byte's code point: it may join it.
-                            let next = p[f]
-                            if next >= 0x80 && table.mayBeExtend(lead: next) {
-                                if f > 61 {
-                                    stops = true
-                                } else if let (d, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + f).loadUnaligned(as: UInt32.self)),
-                                          three == 3, table(d) != .extend {
-                                } else {
-                                    stops = true
-                                }
-                                if stops { run &= ~(1 &<< UInt64(truncatingIfNeeded: f &- 3)) }
-                            }
-                        }
+                        // The last one may be followed by that byte's code point, which may join it.
+                        let last: UInt64 = f < 64 ? 1 &<< UInt64(truncatingIfNeeded: f &- 3) : 0
+                        let stops = run & last != 0 && Self.mayJoin(p, at: f, table: table)
+                        if stops { run &= ~last }
                         starts |= run
                         ends |= run &<< 3
                         let taken = run | passed
@@ -314,14 +303,7 @@ enum WordBreaker {
                     rest &= ~bytes
                     continue
                 }
-                guard cls == .ideographic else { break }
-                let next = p[k &+ 3]
-                if next >= 0x80 && table.mayBeExtend(lead: next) {
-                    // The code point after it could join it: only a three-byte one that is no
-                    // mark, all in the window, is let through.
-                    guard k <= 58, let (d, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + (k &+ 3)).loadUnaligned(as: UInt32.self)), three == 3,
-                          table(d) != .extend else { break }
-                }
+                guard cls == .ideographic, !Self.mayJoin(p, at: k &+ 3, table: table) else { break }
                 starts |= 1 &<< UInt64(k)
                 ends |= 1 &<< UInt64(k &+ 3)
                 undecided &= ~bytes
@@ -333,6 +315,19 @@ enum WordBreaker {
         /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
         /// SSE2 (the tests hold the SSE2 way to it).
         static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
+
+        /// Whether the code point at byte `q` of the window (`q` ≤ 63), after an ideograph, may
+        /// join it as a mark: only ASCII, a lead byte no mark has, or a three-byte code point that
+        /// is no mark and lies in the window (and the byte after it) is let through.
+        @inline(__always)
+        static func mayJoin(_ p: UnsafePointer<UInt8>, at q: Int, table: WordBreakTable) -> Bool {
+            let next = p[q]
+            guard next >= 0x80 && table.mayBeExtend(lead: next) else { return false }
+            guard q <= 61, let (d, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + q).loadUnaligned(as: UInt32.self)), three == 3 else {
+                return true
+            }
+            return table(d) == .extend
+        }
 
         /// The bits below the lowest bit of `bits` (all of them when it has none).
         @inline(__always)
