@@ -60,31 +60,42 @@ typedef struct {
     uint64_t joiners;
 } cfold_ascii_classes;
 
+/// The 64 bytes at `p` as eight words, byte k of each its bits 8k to 8k + 7.
+static inline void cfold_words64(const uint8_t *p, uint64_t *w) {
+    for (int k = 0; k < 8; k++) {
+        __builtin_memcpy(&w[k], p + 8 * k, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w[k] = __builtin_bswap64(w[k]);
+#endif
+    }
+}
+
+/// The high bit of each of the eight bytes of `x` (its other bits clear), gathered into eight
+/// bits: byte k to bit k.
+static inline uint64_t cfold_gather_high_bits(uint64_t x) {
+    return ((x >> 7) * 0x0102040810204080ull) >> 56;
+}
+
 /// The classes of the 64 bytes at `p` from eight-byte words: the portable way, and the
 /// reference the tests hold the SSE2 way to.
 static inline cfold_ascii_classes cfold_ascii_classes64_portable(const uint8_t *p) {
     const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
     cfold_ascii_classes r = {0, 0, 0, 0};
+    uint64_t words[8];
+    cfold_words64(p, words);
     for (int k = 0; k < 8; k++) {
-        uint64_t w;
-        __builtin_memcpy(&w, p + 8 * k, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-#endif
+        const uint64_t w = words[k];
         // With each byte's high bit set, subtracting `lo` borrows from no other byte and leaves
         // the high bit set exactly when the byte is at least `lo`.
         const uint64_t c = w | highs, ascii = ~w & highs, lowered = c | (0x20 * ones);
 #define CFOLD_WITHIN(x, lo, hi) ((((x) - (lo) * ones) & ~((x) - ((hi) + 1) * ones)) & ascii)
-        // The high bit of each byte, gathered into eight bits (byte k to bit k).
-#define CFOLD_GATHER(x) (((((x) >> 7) * 0x0102040810204080ull) >> 56))
         const int shift = 8 * k;
-        r.undecided |= CFOLD_GATHER((w & highs) | CFOLD_WITHIN(c, 0x5Full, 0x5Full)) << shift;
-        r.letters |= CFOLD_GATHER(CFOLD_WITHIN(lowered, 0x61ull, 0x7Aull)) << shift;
-        r.digits |= CFOLD_GATHER(CFOLD_WITHIN(c, 0x30ull, 0x39ull)) << shift;
+        r.undecided |= cfold_gather_high_bits((w & highs) | CFOLD_WITHIN(c, 0x5Full, 0x5Full)) << shift;
+        r.letters |= cfold_gather_high_bits(CFOLD_WITHIN(lowered, 0x61ull, 0x7Aull)) << shift;
+        r.digits |= cfold_gather_high_bits(CFOLD_WITHIN(c, 0x30ull, 0x39ull)) << shift;
         // "," (2C) and "." (2E) are the bytes that become 2E with bit 1 set.
-        r.joiners |= CFOLD_GATHER(CFOLD_WITHIN(c | (0x02 * ones), 0x2Eull, 0x2Eull) | CFOLD_WITHIN(c, 0x3Bull, 0x3Bull)) << shift;
+        r.joiners |= cfold_gather_high_bits(CFOLD_WITHIN(c | (0x02 * ones), 0x2Eull, 0x2Eull) | CFOLD_WITHIN(c, 0x3Bull, 0x3Bull)) << shift;
 #undef CFOLD_WITHIN
-#undef CFOLD_GATHER
     }
     return r;
 }
@@ -145,18 +156,9 @@ static inline uint64_t cfold_high_bytes64_portable(const uint64_t *w, uint64_t l
         // byte and leaves the high bit set exactly when the byte is at least lo.
         const uint64_t x = w[k] | highs;
         const uint64_t within = ((x - (lo - 0x80) * ones) & ~(x - (hi - 0x7F) * ones)) & w[k] & highs;
-        r |= ((((within >> 7) * 0x0102040810204080ull) >> 56)) << (8 * k);
+        r |= cfold_gather_high_bits(within) << (8 * k);
     }
     return r;
-}
-
-static inline void cfold_words64(const uint8_t *p, uint64_t *w) {
-    for (int k = 0; k < 8; k++) {
-        __builtin_memcpy(&w[k], p + 8 * k, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w[k] = __builtin_bswap64(w[k]);
-#endif
-    }
 }
 
 /// Letters of two bytes that are letters whatever their neighbours: Cyrillic U+0400...U+047F
