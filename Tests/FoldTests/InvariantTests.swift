@@ -295,6 +295,43 @@ import Testing
     }
 }
 
+/// The sixteen-byte ASCII step of the fold's runs (SSE2 here, two eight-byte steps where the
+/// target has no SSE2) against what it stands for, byte by byte: the bytes before the first that
+/// is not plain ASCII (0x80 and above, or a control byte below 0x20) are kept, with A-Z
+/// lowercased when the profile only changes case, and nothing past the sixteen is written.
+@Suite struct ASCIIStepTests {
+    @Test func sixteenByteStepsKeepThePlainASCIIBeforeTheFirstOtherByte() {
+        var rng = seededGenerator(0xA5C1)
+        // Every kind of byte, the edges of each range most.
+        let edges: [UInt8] = [0x00, 0x09, 0x1F, 0x20, 0x21, 0x40, 0x41, 0x5A, 0x5B, 0x60, 0x61, 0x7A, 0x7B, 0x7E, 0x7F, 0x80, 0xBF, 0xC0, 0xC3, 0xE1, 0xFF]
+        var failures: [String] = []
+        for round in 0..<20_000 {
+            // Plain ASCII for a random length, then anything: the first other byte anywhere.
+            let plain = Int.random(in: 0...17, using: &rng)
+            let bytes: [UInt8] = (0..<16).map { k in
+                if k < plain { return UInt8.random(in: 0x20...0x7F, using: &rng) }
+                return Bool.random(using: &rng) ? edges.randomElement(using: &rng)! : UInt8.random(in: 0...0xFF, using: &rng)
+            }
+            let isPlain = { (b: UInt8) in b >= 0x20 && b < 0x80 }
+            let expectedCount = bytes.firstIndex { !isPlain($0) } ?? 16
+            for caseOnly in [false, true] {
+                for portable in [false, true] {
+                    var out = [UInt8](repeating: 0xEE, count: 24)
+                    let k = bytes.withUnsafeBufferPointer { b in
+                        out.withUnsafeMutableBufferPointer { FoldEngine.asciiStep16(b.baseAddress!, $0.baseAddress!, caseOnly: caseOnly, portable: portable) }
+                    }
+                    let expected = bytes[..<expectedCount].map { caseOnly && (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+                    if k != expectedCount || Array(out[..<k]) != expected || out[16...] != [UInt8](repeating: 0xEE, count: 8)[...] {
+                        failures.append("round \(round) \(bytes) caseOnly \(caseOnly) portable \(portable): \(k) \(out)")
+                    }
+                }
+            }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "ASCII steps")
+    }
+}
+
 @Suite struct CompositionShortcutTests {
     /// The fast path composes kana voicing and Hangul without ICU: every pair it can be asked
     /// about (a starter from those blocks with a code point that combines backward) against

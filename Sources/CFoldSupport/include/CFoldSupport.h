@@ -231,4 +231,53 @@ static inline __attribute__((always_inline)) cfold_ideograph_runs cfold_ideograp
 #endif
 }
 
+/// Eight bytes as plain ASCII (SWAR, as the fold's own eight-byte step): `w` with A-Z
+/// lowercased, and a bit (0x80) in each byte that is not plain ASCII (0x80 or above, or below
+/// 0x20).
+static inline uint64_t cfold_lowercase_ascii8(uint64_t w) {
+    return w | (((w + 0x3F3F3F3F3F3F3F3FULL) & ~(w + 0x2525252525252525ULL) & 0x8080808080808080ULL) >> 2);
+}
+static inline uint64_t cfold_special_bytes8(uint64_t w) {
+    return (w | ((w - 0x2020202020202020ULL) & ~w)) & 0x8080808080808080ULL;
+}
+
+/// The portable way of `cfold_ascii_step16`, from two eight-byte words.
+static inline int cfold_ascii_step16_portable(const uint8_t *src, uint8_t *out, int lowercase) {
+    uint64_t w[2];
+    __builtin_memcpy(w, src, 16);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w[0] = __builtin_bswap64(w[0]);
+    w[1] = __builtin_bswap64(w[1]);
+#endif
+    uint64_t o[2] = { lowercase ? cfold_lowercase_ascii8(w[0]) : w[0], lowercase ? cfold_lowercase_ascii8(w[1]) : w[1] };
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    o[0] = __builtin_bswap64(o[0]);
+    o[1] = __builtin_bswap64(o[1]);
+#endif
+    __builtin_memcpy(out, o, 16);
+    uint64_t s0 = cfold_special_bytes8(w[0]), s1 = cfold_special_bytes8(w[1]);
+    if (s0 != 0) return __builtin_ctzll(s0) >> 3;
+    return s1 != 0 ? 8 + (__builtin_ctzll(s1) >> 3) : 16;
+}
+
+/// Folds the 16 bytes at `src` as plain ASCII into `out` (all 16 are stored; A-Z lowercased
+/// when `lowercase` is not 0) and returns how many come before the first byte that is not plain
+/// ASCII (0x80 or above, or a control byte below 0x20): 0 to 16, the bytes the caller keeps.
+/// The fold's ASCII between accented letters, sixteen bytes a step, so that a step is rarely
+/// followed by another (a branch the text decides).
+static inline __attribute__((always_inline)) int cfold_ascii_step16(const uint8_t *src, uint8_t *out, int lowercase) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)src);
+    /* Signed: bytes of 0x80 and above are negative, so below 0x20 too. */
+    int special = _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    /* A-Z moved to -128...-103. */
+    __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x3F)), _mm_set1_epi8(-102));
+    __m128i folded = lowercase ? _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20))) : v;
+    _mm_storeu_si128((__m128i *)out, folded);
+    return __builtin_ctz((unsigned)special | 0x10000u);
+#else
+    return cfold_ascii_step16_portable(src, out, lowercase);
+#endif
+}
+
 #endif
