@@ -330,6 +330,44 @@ import Testing
         }
         expectNoFailures(failures, "ASCII steps")
     }
+
+    /// The step for a text's last bytes: the sixteen that end the text, of which the first
+    /// `skip` are done; the bytes before the output and the output past the rest are left as
+    /// they were (SSE2 stores the sixteen before again), the count is the step's on the rest.
+    @Test func tailStepsFoldOnlyTheRestAndLeaveTheBytesBefore() {
+        var rng = seededGenerator(0x7A11)
+        let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x41, 0x5A, 0x5B, 0x61, 0x7A, 0x7F, 0x80, 0xC3, 0xFF]
+        var failures: [String] = []
+        for round in 0..<20_000 {
+            let plain = Int.random(in: 0...17, using: &rng)
+            let last16: [UInt8] = (0..<16).map { k in
+                if k < plain || Bool.random(using: &rng) { return UInt8.random(in: 0x20...0x7F, using: &rng) }
+                return edges.randomElement(using: &rng)!
+            }
+            let skip = Int.random(in: 1...16, using: &rng)
+            let rest = last16[skip...]
+            let isPlain = { (b: UInt8) in b >= 0x20 && b < 0x80 }
+            let expectedCount = (rest.firstIndex { !isPlain($0) } ?? 16) - skip
+            let before: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0...0xFF, using: &rng) }
+            for caseOnly in [false, true] {
+                for portable in [false, true] {
+                    var out = before + [UInt8](repeating: 0xEE, count: 24)
+                    let k = last16.withUnsafeBufferPointer { b in
+                        out.withUnsafeMutableBufferPointer {
+                            FoldEngine.asciiTail16(b.baseAddress!, skip: skip, $0.baseAddress! + 16, caseOnly: caseOnly, portable: portable)
+                        }
+                    }
+                    let expected = rest.prefix(expectedCount).map { caseOnly && (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+                    if k != expectedCount || Array(out[..<16]) != before || Array(out[16..<(16 + k)]) != expected
+                        || out[(16 + 16 - skip)...] != [UInt8](repeating: 0xEE, count: 24 + skip - 16)[...] {
+                        failures.append("round \(round) \(last16) skip \(skip) caseOnly \(caseOnly) portable \(portable): \(k) \(out)")
+                    }
+                }
+            }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "tail steps")
+    }
 }
 
 @Suite struct CompositionShortcutTests {

@@ -280,4 +280,36 @@ static inline __attribute__((always_inline)) int cfold_ascii_step16(const uint8_
 #endif
 }
 
+/// The portable way of `cfold_ascii_tail16`: the bytes after the first `skip`, folded as
+/// `cfold_ascii_step16_portable` folds them, from a copy padded with a byte that is not ASCII.
+static inline int cfold_ascii_tail16_portable(const uint8_t *last16, unsigned skip, uint8_t *out, int lowercase) {
+    uint8_t padded[16], folded[16];
+    __builtin_memset(padded, 0x80, 16);
+    __builtin_memcpy(padded, last16 + skip, 16 - skip);
+    int k = cfold_ascii_step16_portable(padded, folded, lowercase);
+    __builtin_memcpy(out, folded, 16 - skip);
+    return k;
+}
+
+/// `cfold_ascii_step16` for the last bytes of a text, fewer than 16 from `out`'s input on:
+/// from the 16 bytes that end the text (`last16`), of which the first `skip` (1 to 16) are not
+/// to be folded again. The rest go to `out` as `cfold_ascii_step16` would put them (the text's
+/// end counts as a byte that is not plain ASCII), and the 16 bytes before `out`, which must be
+/// the caller's, are left as they were (read first and stored again after). The count returned
+/// is what `cfold_ascii_step16` would return on those bytes.
+static inline __attribute__((always_inline)) int cfold_ascii_tail16(const uint8_t *last16, unsigned skip, uint8_t *out, int lowercase) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)last16);
+    unsigned special = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+    __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x3F)), _mm_set1_epi8(-102));
+    __m128i folded = lowercase ? _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20))) : v;
+    __m128i before = _mm_loadu_si128((const __m128i *)(out - 16));
+    _mm_storeu_si128((__m128i *)(out - skip), folded);
+    _mm_storeu_si128((__m128i *)(out - 16), before);
+    return __builtin_ctz((special >> skip) | (1u << (16 - skip)));
+#else
+    return cfold_ascii_tail16_portable(last16, skip, out, lowercase);
+#endif
+}
+
 #endif

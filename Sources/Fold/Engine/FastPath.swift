@@ -26,10 +26,16 @@ extension FoldEngine {
         let quick = table.quick
         do {
             while i < n {
-                // ASCII, sixteen then eight bytes at a time, when only A-Z change.
+                // ASCII, sixteen bytes a step, when only A-Z change.
                 let runStart = i
                 if swar {
-                    while i + 16 <= n && o + 16 <= capacity {
+                    // Sixteen bytes at a time while they are all plain ASCII (two eight-byte
+                    // words: the next load waits for no compare), then one step up to the first
+                    // byte that is not, or the text's last bytes, fewer than sixteen, from the
+                    // sixteen that end it: no byte loop whose length the text decides (text with
+                    // accents comes here at its start and end and after each mark the fold
+                    // removes).
+                    while i &+ 16 <= n && o &+ 16 <= capacity {
                         let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
                         let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
                         if Self.specialBytes(w1) | Self.specialBytes(w2) != 0 { break }
@@ -37,24 +43,15 @@ extension FoldEngine {
                         let f2 = caseOnly ? Self.lowercaseASCII(w2) : w2
                         UnsafeMutableRawPointer(output + o).storeBytes(of: f1, as: UInt64.self)
                         UnsafeMutableRawPointer(output + o + 8).storeBytes(of: f2, as: UInt64.self)
-                        i += 16
-                        o += 16
+                        i &+= 16
+                        o &+= 16
                     }
-                    // Then eight at a time; of the last eight stored, as many are kept as
-                    // precede the first byte that is not plain ASCII.
-                    while i + 8 <= n && o + 8 <= capacity {
-                        let k = Self.asciiStep(src + i, output + o, caseOnly: caseOnly)
+                    if i &+ 16 <= n && o &+ 16 <= capacity {
+                        let k = Self.asciiStep16(src + i, output + o, caseOnly: caseOnly)
                         i &+= k
                         o &+= k
-                        if k < 8 { break }
-                    }
-                    // The text's last bytes, when fewer than eight are left and the eight before
-                    // the end all belong to this run: those eight again, shifted, so that the
-                    // bytes already done are rewritten with what they already are.
-                    if i < n && i + 8 > n && n - 8 >= runStart && o + (n - i) <= capacity {
-                        let shift = 8 - (n - i)
-                        // The first `shift` bytes are plain ASCII of this run, so they count.
-                        let k = Self.asciiStep(src + (n - 8), output + (o - shift), caseOnly: caseOnly) - shift
+                    } else if i < n && n >= 16 && o >= 16 && o &+ 16 <= capacity {
+                        let k = Self.asciiTail16(src + (n &- 16), skip: i &- (n &- 16), output + o, caseOnly: caseOnly)
                         i &+= k
                         o &+= k
                     }
@@ -296,24 +293,29 @@ extension FoldEngine {
     }
 
     /// Folds the sixteen bytes at `src` as plain ASCII into `output` (all sixteen are stored) and
-    /// returns how many come before the first byte that is not plain ASCII, 0 to 16: the step
-    /// the fold's runs take over the ASCII between accented letters (SSE2 where the target has
-    /// it, else two eight-byte steps; `portable` picks the latter, for the tests). Sixteen, not
-    /// eight: most words between accented letters are shorter, so that a step is rarely
-    /// followed by another, a branch the text would decide (european text's fold +14%).
+    /// returns how many come before the first byte that is not plain ASCII (0x80 and above, or a
+    /// control byte below 0x20, which folds through the table), 0 to 16: the fold's step over
+    /// ASCII (SSE2 where the target has it, else two eight-byte words; `portable` picks the
+    /// latter, for the tests). Sixteen, not eight, between accented letters: most words there are
+    /// shorter, so that a step is rarely followed by another, a branch the text would decide
+    /// (european text's fold +14%).
     @inline(__always)
     static func asciiStep16(_ src: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool,
                             portable: Bool = false) -> Int {
         Int(portable ? cfold_ascii_step16_portable(src, output, caseOnly ? 1 : 0) : cfold_ascii_step16(src, output, caseOnly ? 1 : 0))
     }
 
-    /// Folds the eight bytes at `src` as plain ASCII into `output` (all eight are stored) and
-    /// returns how many come before the first byte that is not plain ASCII (little-endian:
-    /// lowest first), 0 to 8: the caller keeps those.
+    /// ``asciiStep16(_:_:caseOnly:portable:)`` for a text's last bytes, fewer than sixteen from
+    /// `output`'s input on: `last16` points at the sixteen bytes that end the text, of which the
+    /// first `skip` (1 to 16) are done. The rest are folded to `output` (the text's end counts as
+    /// a byte that is not plain ASCII); the sixteen bytes before `output` must be the caller's
+    /// and are left as they were (SSE2 stores them again after the sixteen it writes; the
+    /// portable way writes only the rest).
     @inline(__always)
-    static func asciiStep(_ src: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool) -> Int {
-        let w = UnsafeRawPointer(src).loadUnaligned(as: UInt64.self)
-        UnsafeMutableRawPointer(output).storeBytes(of: caseOnly ? lowercaseASCII(w) : w, as: UInt64.self)
-        return specialBytes(w).trailingZeroBitCount >> 3
+    static func asciiTail16(_ last16: UnsafePointer<UInt8>, skip: Int, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool,
+                            portable: Bool = false) -> Int {
+        let skip = UInt32(truncatingIfNeeded: skip)
+        return Int(portable ? cfold_ascii_tail16_portable(last16, skip, output, caseOnly ? 1 : 0)
+                            : cfold_ascii_tail16(last16, skip, output, caseOnly ? 1 : 0))
     }
 }

@@ -411,35 +411,29 @@ extension TokenText {
         var quickWords: UInt64 = 0
         defer { mayNeedICU = mayNeedICU || QuickWord(raw: quickWords).needsWordDictionary }
         while i < n {
-            // ASCII: eight bytes at a time when only A-Z change, else byte by byte.
+            // ASCII: sixteen bytes a step when only A-Z change, else byte by byte.
             let runStart = i
             if swar {
-                // Sixteen bytes at a time while they are all plain ASCII, then eight.
-                while i + 16 <= n && o + 16 <= capacity {
-                    let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                    let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
-                    if FoldEngine.specialBytes(w1) | FoldEngine.specialBytes(w2) != 0 { break }
-                    UnsafeMutableRawPointer(out + o).storeBytes(of: caseOnly ? FoldEngine.lowercaseASCII(w1) : w1, as: UInt64.self)
-                    UnsafeMutableRawPointer(out + o + 8).storeBytes(of: caseOnly ? FoldEngine.lowercaseASCII(w2) : w2, as: UInt64.self)
+                // Sixteen bytes a step up to the first byte that is not plain ASCII, then the
+                // text's last bytes, fewer than sixteen, from the sixteen that end it: no byte
+                // loop whose length the text decides (european text comes here at each line's
+                // start and end and after each mark the fold removes).
+                while i &+ 16 <= n && o &+ 16 <= capacity {
+                    let k = FoldEngine.asciiStep16(src + i, out + o, caseOnly: caseOnly)
+                    // A whole step moves on by sixteen, not by the count: the next load then
+                    // waits for no compare (long ASCII runs).
+                    guard k == 16 else {
+                        i &+= k
+                        o &+= k
+                        break
+                    }
                     i &+= 16
                     o &+= 16
                 }
-                while i + 8 <= n && o + 8 <= capacity {
-                    let s = FoldEngine.asciiStep(src + i, out + o, caseOnly: caseOnly)
-                    i &+= s
-                    o &+= s
-                    if s < 8 { break }
-                }
-                // The text's last bytes, when fewer than eight are left and the eight before the
-                // end all belong to this run: those eight again (the bytes already done are
-                // rewritten with what they already are).
-                if i < n && i + 8 > n && n - 8 >= runStart && o + (n - i) <= capacity {
-                    let shift = 8 - (n - i)
-                    let k = FoldEngine.asciiStep(src + (n - 8), out + (o - shift), caseOnly: caseOnly) - shift
-                    if k > 0 {
-                        i &+= k
-                        o &+= k
-                    }
+                if i < n && i &+ 16 > n && n >= 16 && o >= 16 && o &+ 16 <= capacity {
+                    let k = FoldEngine.asciiTail16(src + (n &- 16), skip: i &- (n &- 16), out + o, caseOnly: caseOnly)
+                    i &+= k
+                    o &+= k
                 }
             }
             while i < n && src[i] < 0x80 {
