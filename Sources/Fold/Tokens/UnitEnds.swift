@@ -68,6 +68,14 @@ struct UnitEnds: ShapeLog {
     /// Zeroes the bitmaps as far as a fold of up to `count` bytes may have written them.
     func clear(upTo count: Int) {
         let words = count &>> 6 &+ 1
+        // A text of up to 255 bytes (most lines): four words each, whatever its length, so
+        // that no loop's exit depends on it (the bitmaps have room for six words at least,
+        // and a fold writes no bit past its length).
+        if words <= 4 {
+            (special[0], special[1], special[2], special[3]) = (0, 0, 0, 0)
+            (inside[0], inside[1], inside[2], inside[3]) = (0, 0, 0, 0)
+            return
+        }
         var k = 0
         while k < words {
             special[k] = 0
