@@ -9,7 +9,10 @@
 //   classes come from eight-byte words (SWAR); the tests compare the two on every target that
 //   has SSE2;
 // - the same for the code points those windows take as runs (Cyrillic and Greek letters,
-//   ideographs and kana, the separators between them), from masks of single bytes.
+//   ideographs and kana, the separators between them), from masks of single bytes;
+// - the fold's step over plain ASCII, sixteen bytes at once (SSE2; two eight-byte words
+//   elsewhere), and the same for a text's last bytes: the count of bytes before the first that
+//   is not plain ASCII is a movemask and a bit scan.
 #ifndef CFOLD_SUPPORT_H
 #define CFOLD_SUPPORT_H
 
