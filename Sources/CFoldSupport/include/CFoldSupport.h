@@ -234,13 +234,15 @@ static inline __attribute__((always_inline)) cfold_ideograph_runs cfold_ideograp
 #endif
 }
 
-/// Eight bytes as plain ASCII (SWAR, as the fold's own eight-byte step): `w` with A-Z
-/// lowercased, and a bit (0x80) in each byte that is not plain ASCII (0x80 or above, or below
-/// 0x20).
-static inline uint64_t cfold_lowercase_ascii8(uint64_t w) {
+/// Eight bytes as plain ASCII, from one word (SWAR; little-endian: byte k is bits 8k...8k+7):
+/// `w` with A-Z lowercased (for eight plain ASCII bytes; the others are the caller's to drop).
+static inline __attribute__((always_inline)) uint64_t cfold_lowercase_ascii8(uint64_t w) {
     return w | (((w + 0x3F3F3F3F3F3F3F3FULL) & ~(w + 0x2525252525252525ULL) & 0x8080808080808080ULL) >> 2);
 }
-static inline uint64_t cfold_special_bytes8(uint64_t w) {
+
+/// The high bit (0x80) of each of the eight bytes in `w` that is not plain ASCII: 0x80 and
+/// above, or a control byte below 0x20 (which folds through the profile's table).
+static inline __attribute__((always_inline)) uint64_t cfold_special_bytes8(uint64_t w) {
     return (w | ((w - 0x2020202020202020ULL) & ~w)) & 0x8080808080808080ULL;
 }
 
@@ -263,6 +265,18 @@ static inline int cfold_ascii_step16_portable(const uint8_t *src, uint8_t *out, 
     return s1 != 0 ? 8 + (__builtin_ctzll(s1) >> 3) : 16;
 }
 
+#if defined(__SSE2__)
+/// Sixteen bytes as plain ASCII: their fold (A-Z lowercased when `lowercase` is not 0) in
+/// `folded`, and one bit for each byte that is not plain ASCII (0x80 and above, or below 0x20).
+static inline __attribute__((always_inline)) unsigned cfold_ascii16_sse2(__m128i v, int lowercase, __m128i *folded) {
+    /* A-Z moved to -128...-103. */
+    __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x3F)), _mm_set1_epi8(-102));
+    *folded = lowercase ? _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20))) : v;
+    /* Signed: bytes of 0x80 and above are negative, so below 0x20 too. */
+    return (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
+}
+#endif
+
 /// Folds the 16 bytes at `src` as plain ASCII into `out` (all 16 are stored; A-Z lowercased
 /// when `lowercase` is not 0) and returns how many come before the first byte that is not plain
 /// ASCII (0x80 or above, or a control byte below 0x20): 0 to 16, the bytes the caller keeps.
@@ -270,14 +284,10 @@ static inline int cfold_ascii_step16_portable(const uint8_t *src, uint8_t *out, 
 /// followed by another (a branch the text decides).
 static inline __attribute__((always_inline)) int cfold_ascii_step16(const uint8_t *src, uint8_t *out, int lowercase) {
 #if defined(__SSE2__)
-    __m128i v = _mm_loadu_si128((const __m128i *)src);
-    /* Signed: bytes of 0x80 and above are negative, so below 0x20 too. */
-    int special = _mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-    /* A-Z moved to -128...-103. */
-    __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x3F)), _mm_set1_epi8(-102));
-    __m128i folded = lowercase ? _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20))) : v;
+    __m128i folded;
+    unsigned special = cfold_ascii16_sse2(_mm_loadu_si128((const __m128i *)src), lowercase, &folded);
     _mm_storeu_si128((__m128i *)out, folded);
-    return __builtin_ctz((unsigned)special | 0x10000u);
+    return __builtin_ctz(special | 0x10000u);
 #else
     return cfold_ascii_step16_portable(src, out, lowercase);
 #endif
@@ -302,10 +312,8 @@ static inline int cfold_ascii_tail16_portable(const uint8_t *last16, unsigned sk
 /// is what `cfold_ascii_step16` would return on those bytes.
 static inline __attribute__((always_inline)) int cfold_ascii_tail16(const uint8_t *last16, unsigned skip, uint8_t *out, int lowercase) {
 #if defined(__SSE2__)
-    __m128i v = _mm_loadu_si128((const __m128i *)last16);
-    unsigned special = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)));
-    __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(0x3F)), _mm_set1_epi8(-102));
-    __m128i folded = lowercase ? _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20))) : v;
+    __m128i folded;
+    unsigned special = cfold_ascii16_sse2(_mm_loadu_si128((const __m128i *)last16), lowercase, &folded);
     __m128i before = _mm_loadu_si128((const __m128i *)(out - 16));
     _mm_storeu_si128((__m128i *)(out - skip), folded);
     _mm_storeu_si128((__m128i *)(out - 16), before);

@@ -38,9 +38,9 @@ extension FoldEngine {
                     while i &+ 16 <= n && o &+ 16 <= capacity {
                         let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
                         let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
-                        if Self.specialBytes(w1) | Self.specialBytes(w2) != 0 { break }
-                        let f1 = caseOnly ? Self.lowercaseASCII(w1) : w1
-                        let f2 = caseOnly ? Self.lowercaseASCII(w2) : w2
+                        if cfold_special_bytes8(w1) | cfold_special_bytes8(w2) != 0 { break }
+                        let f1 = caseOnly ? cfold_lowercase_ascii8(w1) : w1
+                        let f2 = caseOnly ? cfold_lowercase_ascii8(w2) : w2
                         UnsafeMutableRawPointer(output + o).storeBytes(of: f1, as: UInt64.self)
                         UnsafeMutableRawPointer(output + o + 8).storeBytes(of: f2, as: UInt64.self)
                         i &+= 16
@@ -277,19 +277,6 @@ extension FoldEngine {
         var o = at
         for unit in UTF8.encode(scalar)! { output[o] = unit; o += 1 }
         return o
-    }
-
-    /// The high bit of each byte of `w` that is not plain ASCII: 0x80 and above, or a control
-    /// below 0x20 (tab and line breaks fold through the table).
-    @inline(__always)
-    static func specialBytes(_ w: UInt64) -> UInt64 {
-        (w | (w &- 0x2020_2020_2020_2020) & ~w) & 0x8080_8080_8080_8080
-    }
-
-    /// `w` with A-Z lowercased, for eight plain ASCII bytes.
-    @inline(__always)
-    static func lowercaseASCII(_ w: UInt64) -> UInt64 {
-        w | ((w &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(w &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080) >> 2
     }
 
     /// Folds the sixteen bytes at `src` as plain ASCII into `output` (all sixteen are stored) and
