@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -82,6 +82,11 @@ bench-foldcheck: deps
 	cd Benchmarks && $(SWIFT) build -c release --product bench-peers && $(SWIFT) build -c release --product icu-lines
 	python3 Benchmarks/Scripts/foldcheck_ratios.py
 	bash Benchmarks/Scripts/foldcheck_big.sh --no-build
+
+# foldcheck search, N to 4N (target <= 5×): highlights in a 1/4 MB row, a 250/1,000-word query.
+bench-sqlite-growth: deps
+	$(SWIFT) build -c release --product foldcheck
+	python3 Benchmarks/Scripts/sqlite_growth.py --foldcheck .build/release/foldcheck
 
 # ordo-one benchmarks (throughput, wall clock, mallocs).
 bench: deps

@@ -54,7 +54,14 @@ let package = Package(
         // Fold inside SQLite's FTS5: the `fold` tokenizer, the query builder, the index helper.
         .target(name: "FoldSQLite", dependencies: ["Fold", "CSQLite", "CFoldSQLite"]),
         // The loadable extension's entry point (sqlite3ext.h); the tokenizer is FoldSQLite's.
-        .target(name: "CFoldSQLiteExtension", dependencies: ["FoldSQLite"]),
+        // Linked `-z nodelete`: a host that closes its last connection makes SQLite dlclose the
+        // library, and the Swift runtime keeps pointers into its metadata, so loading it again
+        // crashed the host. With nodelete the library stays mapped for the life of the process.
+        .target(
+            name: "CFoldSQLiteExtension",
+            dependencies: ["FoldSQLite"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
+        ),
         // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
         .target(
             name: "FoldVectors",

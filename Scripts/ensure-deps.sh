@@ -5,12 +5,16 @@
 #   libsqlite3-dev              SQLite with FTS5, for FoldSQLite (pkg-config sqlite3)
 #   sqlite3                     the sqlite3 shell, which the tests load the extension into
 #   tmux                        the terminal the tests of `foldcheck live` drive
+#   python3                     Debian's /usr/bin/python3, the host that reloads the extension in a test
+#   util-linux                  unshare, for the full-disk test's private tmpfs
 set -euo pipefail
 missing=()
 pkg-config --exists icu-uc icu-i18n 2>/dev/null || missing+=(libicu-dev pkg-config)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev pkg-config)
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+[ -x /usr/bin/python3 ] || missing+=(python3)
+command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -6,7 +6,8 @@ import Fold
 ///
 /// Each query becomes an FTS5 MATCH through ``FoldQuery`` (the last word a prefix); matches come
 /// best first (bm25), the first `limit` with the ranges to highlight in the shown column (the
-/// words the query's words are prefixes of, by the index's folder), and a count of all matches.
+/// words the query's words are prefixes of, by the index's folder: the typed prefix, as a
+/// `SearchIndexSource` marks it), and a count of all matches.
 /// Searches run one at a time on the index's connection, off the caller's actor (``LiveSearch``
 /// calls it from a task of its own); cancelling the task interrupts SQLite through its progress
 /// handler, so a superseded search stops within a few thousand virtual-machine steps. Give the

@@ -14,12 +14,20 @@ import Fold
 /// let hits = try index.search("creme bru", limit: 20)
 /// ```
 ///
-/// Rebuilding happens in one transaction, in rowid order, with progress as rows done of rows
-/// total; cancelling the task that runs it stops it (through SQLite's progress handler) and
-/// leaves the old index as it was; afterwards FTS5's `integrity-check` (rank 1) runs. Writes:
-/// with `.external` content, triggers on the content table keep the index in step (insert,
-/// update, delete); with `.own` content, write through ``insert(_:rowid:)`` and
-/// ``delete(rowid:)``, or SQL on the FTS table itself.
+/// Rebuilding happens in one transaction that holds the write lock from its start
+/// (`BEGIN IMMEDIATE`), in rowid order, with progress as rows done of rows total; cancelling the
+/// task that runs it stops it (through SQLite's progress handler) and leaves the old index as it
+/// was; afterwards FTS5's `integrity-check` (rank 1) runs. Whether to rebuild is decided again
+/// under that lock, so two processes never rebuild twice, and one never undoes what another
+/// just committed. Writes: with `.external` content, triggers on the content table keep the
+/// index in step (insert, update, delete); with `.own` content, write through
+/// ``insert(_:rowid:)`` and ``delete(rowid:)``, or SQL on the FTS table itself.
+///
+/// Connections: the index uses the connection it is given as it is. Give it one with a busy
+/// timeout (`sqlite3_busy_timeout`; Fold's own connections use
+/// ``FoldSQLite/defaultBusyTimeout``), or a rebuild fails at once with `SQLITE_BUSY` while
+/// another connection writes; WAL mode (`PRAGMA journal_mode = WAL`) lets readers search the
+/// old index while a rebuild runs. One connection is not for two threads at once.
 public final class FoldFTSIndex {
     /// Where the indexed text lives.
     public enum Content: Sendable, Hashable {
@@ -57,6 +65,50 @@ public final class FoldFTSIndex {
         folder = try Folder(profile)
     }
 
+    /// The index as it was built, for a caller that only searches: its profile is the one
+    /// recorded, never one the caller picks, so opening it never rebuilds it to another profile.
+    /// When the recorded fingerprint is stale (Fold, ICU or Unicode changed since), it is rebuilt
+    /// with the recorded profile, once, by whichever connection takes the write lock first; the
+    /// others wait (the busy timeout) and use what it built. Nil when there is no index.
+    ///
+    /// ```swift
+    /// guard let index = try FoldFTSIndex.existing(connection: db, table: "titles_fts", columns: ["title"],
+    ///                                             content: .external(table: "titles")) else { return }
+    /// let hits = try index.search("lodz")
+    /// ```
+    public static func existing(connection: OpaquePointer, table: String, columns: [String], content: Content = .own,
+                                progress: (Int, Int) -> Void = { _, _ in }) throws -> FoldFTSIndex? {
+        // A writer may change the profile between our read and our check: read it again.
+        for _ in 0..<8 {
+            let reader = Connection(handle: connection)
+            let meta = quoted(table + "_fold")
+            guard try reader.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [table + "_fold"]) != nil,
+                  try reader.scalarText("SELECT name FROM sqlite_master WHERE name = ?1", [table]) != nil,
+                  let tokenize = try reader.scalarText("SELECT value FROM \(meta) WHERE key = 'tokenize'") else { return nil }
+            guard let profile = profile(tokenize: tokenize) else {
+                throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built with '\(tokenize)', a profile this version of Fold does not have; the valid ones are \(FoldSQLite.validArguments.joined(separator: ", "))")
+            }
+            let index = try FoldFTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile)
+            guard try index.needsRebuild() else { return index }
+            let outcome: Bool? = try index.connection.withWriteLock {
+                let now = try index.recorded()
+                guard now.tokenize == index.tokenize else { return nil }   // another profile now: adopt it
+                guard now.fingerprint != index.folder.fingerprint else { return false }   // rebuilt meanwhile
+                try index.rebuildHoldingLock(progress: progress)
+                return true
+            }
+            if outcome != nil { return index }
+        }
+        throw FoldSQLiteError(code: SQLITE_BUSY, message: "the index \(table) keeps changing profile under us")
+    }
+
+    /// The profile of a recorded `fold NAME` or `fold 'NAME'`.
+    static func profile(tokenize: String) -> FoldProfile? {
+        guard tokenize.hasPrefix("fold") else { return nil }
+        let name = tokenize.dropFirst(4).filter { $0 != "'" && $0 != " " }
+        return FoldProfile(named: name.isEmpty ? "search" : name)
+    }
+
     var metaTable: String { table + "_fold" }
     /// The tokenize option: `fold NAME`, the name quoted when FTS5 would not read it as a
     /// bareword (`fold 'search-de'`).
@@ -72,33 +124,39 @@ public final class FoldFTSIndex {
     /// try index.recorded().fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
     /// ```
     public func recorded() throws -> (fingerprint: String?, tokenize: String?) {
-        guard try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil else { return (nil, nil) }
+        guard try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil,
+              try connection.scalarText("SELECT name FROM sqlite_master WHERE name = ?1", [table]) != nil else { return (nil, nil) }
         return (try connection.scalarText("SELECT value FROM \(quoted(metaTable)) WHERE key = 'fingerprint'"),
                 try connection.scalarText("SELECT value FROM \(quoted(metaTable)) WHERE key = 'tokenize'"))
     }
 
     /// Whether the index is missing, or was built with another fingerprint or arguments.
     public func needsRebuild() throws -> Bool {
-        let exists = try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil
-        guard exists,
-              try connection.scalarText("SELECT name FROM sqlite_master WHERE name = ?1", [table]) != nil else { return true }
-        let fingerprint = try connection.scalarText("SELECT value FROM \(quoted(metaTable)) WHERE key = 'fingerprint'")
-        let arguments = try connection.scalarText("SELECT value FROM \(quoted(metaTable)) WHERE key = 'tokenize'")
-        return fingerprint != folder.fingerprint || arguments != tokenize
+        let now = try recorded()
+        return now.fingerprint != folder.fingerprint || now.tokenize != tokenize
     }
 
     /// Builds the index when it is missing or stale (see ``needsRebuild()``); returns whether it
-    /// did. `progress` gets rows done and rows total, growing, ending at the total. Throws
-    /// `CancellationError` when the task is cancelled, with the old index intact.
+    /// did. The check is made again under the write lock, so when another connection rebuilt
+    /// the index meanwhile, this one uses it. `progress` gets rows done and rows total, growing,
+    /// ending at the total. Throws `CancellationError` when the task is cancelled, with the old
+    /// index intact.
     @discardableResult
     public func prepare(progress: (Int, Int) -> Void = { _, _ in }) throws -> Bool {
         guard try needsRebuild() else { return false }
-        try rebuild(progress: progress)
-        return true
+        return try connection.withWriteLock {
+            guard try needsRebuild() else { return false }
+            try rebuildHoldingLock(progress: progress)
+            return true
+        }
     }
 
-    /// Rebuilds the index from its content, in one transaction.
+    /// Rebuilds the index from its content, in one transaction that holds the write lock.
     public func rebuild(progress: (Int, Int) -> Void = { _, _ in }) throws {
+        try connection.withWriteLock { try rebuildHoldingLock(progress: progress) }
+    }
+
+    private func rebuildHoldingLock(progress: (Int, Int) -> Void) throws {
         let db = connection.handle
         let building = table + "_fold_rebuild"
         let source: String?
@@ -113,21 +171,23 @@ public final class FoldFTSIndex {
         // Cancellation reaches SQLite through its progress handler.
         sqlite3_progress_handler(db, 10_000, { _ in Task.isCancelled ? 1 : 0 }, nil)
         defer { sqlite3_progress_handler(db, 0, nil, nil) }
-        try connection.execute("SAVEPOINT fold_rebuild")
         do {
             let columnList = columns.map(quoted).joined(separator: ", ")
             var options = "tokenize = \(literal(tokenize))"
             if case .external(let contentTable) = content {
                 options += ", content = \(literal(contentTable)), content_rowid = 'rowid'"
             }
+            try connection.execute("DROP TABLE IF EXISTS \(quoted(building))")
             try connection.execute("CREATE VIRTUAL TABLE \(quoted(building)) USING fts5(\(columnList), \(options))")
+            progress(0, total)
             if let source {
                 let read = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(source)) ORDER BY rowid")
                 let write = try connection.prepare("INSERT INTO \(quoted(building))(rowid, \(columnList)) VALUES (?1\(columns.indices.map { ", ?\($0 + 2)" }.joined()))")
                 var done = 0
                 while try read.step() {
                     write.bind(1, read.int64(0))
-                    for k in columns.indices { write.bind(k + 2, read.text(k + 1) ?? "") }
+                    // The values as stored: every byte (NUL included), so the index matches its content.
+                    for k in columns.indices { write.bind(k + 2, columnOf: read, k + 1) }
                     _ = try write.step()
                     write.reset()
                     done += 1
@@ -137,8 +197,6 @@ public final class FoldFTSIndex {
                     }
                 }
                 progress(done, total)
-            } else {
-                progress(0, 0)
             }
             // The triggers name the old table; ALTER TABLE ... RENAME checks them: drop them first
             // (createTriggers makes them again).
@@ -149,11 +207,7 @@ public final class FoldFTSIndex {
             try connection.execute("INSERT OR REPLACE INTO \(quoted(metaTable)) VALUES ('fingerprint', \(literal(folder.fingerprint))), ('tokenize', \(literal(tokenize)))")
             if case .external(let contentTable) = content { try createTriggers(contentTable) }
             try connection.execute("INSERT INTO \(quoted(table))(\(quoted(table)), rank) VALUES ('integrity-check', 1)")
-            try connection.execute("RELEASE fold_rebuild")
         } catch {
-            sqlite3_progress_handler(db, 0, nil, nil)
-            try? connection.execute("ROLLBACK TO fold_rebuild")
-            try? connection.execute("RELEASE fold_rebuild")
             if Task.isCancelled { throw CancellationError() }
             throw error
         }
@@ -201,24 +255,55 @@ public final class FoldFTSIndex {
         _ = try s.step()
     }
 
-    /// The rows that match what the user typed (through ``FoldQuery``, the last word a prefix),
-    /// best first (bm25), each column with its matches between `open` and `close`.
+    /// The rows that match what the user typed (through ``FoldQuery``, the last word a prefix;
+    /// its first ``FoldQuery/maximumWords`` words), best first (bm25), each column with its
+    /// matches between `open` and `close`. Marking takes time linear in a row's length (FTS5's
+    /// `highlight()`, which this does not use, takes the square of it).
     ///
     /// ```swift
     /// try index.search("creme", limit: 10).map(\.columns)   // [["[Crème] brûlée"]]
     /// ```
     public func search(_ query: String, limit: Int = 50, prefixLast: Bool = true, open: String = "[", close: String = "]") throws -> [Hit] {
-        guard let match = FoldQuery.match(query, folder: folder, prefixLast: prefixLast) else { return [] }
-        let marked = columns.indices.map { "highlight(\(quoted(table)), \($0), ?2, ?3)" }.joined(separator: ", ")
-        let s = try connection.prepare("SELECT rowid, \(marked) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?4")
-        s.bind(1, match)
-        s.bind(2, open)
-        s.bind(3, close)
-        s.bind(4, Int64(limit))
         var hits: [Hit] = []
-        while try s.step() {
-            hits.append(Hit(rowid: s.int64(0), columns: columns.indices.map { s.text($0 + 1) ?? "" }))
+        try forEachMatch(query, limit: limit, prefixLast: prefixLast) { rowid, texts, marks in
+            let marked = texts.indices.map { k in
+                var out: [UInt8] = []
+                let text = texts[k]
+                out.reserveCapacity(text.count + marks[k].count * (open.utf8.count + close.utf8.count))
+                var at = 0
+                for r in marks[k] {
+                    out.append(contentsOf: text[at..<r.lowerBound])
+                    out.append(contentsOf: open.utf8)
+                    out.append(contentsOf: text[r])
+                    out.append(contentsOf: close.utf8)
+                    at = r.upperBound
+                }
+                out.append(contentsOf: text[at...])
+                return String(decoding: out, as: UTF8.self)
+            }
+            hits.append(Hit(rowid: rowid, columns: marked))
+            return true
         }
         return hits
+    }
+
+    /// The rows that match `query`, best first, at most `limit`: for each, its rowid, its
+    /// columns' bytes as stored (valid during the call) and the byte ranges to mark in each
+    /// (see ``Highlighter``; with `window`, only those up to `window` bytes past a column's
+    /// first). `body` returns false to stop.
+    package func forEachMatch(_ query: String, limit: Int, prefixLast: Bool = true, window: Int? = nil,
+                              _ body: (Int64, [UnsafeRawBufferPointer], [[Range<Int>]]) throws -> Bool) throws {
+        guard let match = FoldQuery.match(query, folder: folder, prefixLast: prefixLast) else { return }
+        let highlighter = Highlighter(query: query, folder: folder, prefixLast: prefixLast)
+        let columnList = columns.map(quoted).joined(separator: ", ")
+        let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")
+        s.bind(1, match)
+        s.bind(2, Int64(max(0, limit)))
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        while try s.step() {
+            let texts = columns.indices.map { s.bytes($0 + 1) ?? empty }
+            let marks = texts.map { highlighter.ranges(in: $0, window: window) }
+            guard try body(s.int64(0), texts, marks) else { return }
+        }
     }
 }

@@ -6,7 +6,8 @@ import Fold
 /// Every word is folded and cut exactly as the `fold` tokenizer does, then quoted, so FTS5's
 /// query syntax has nothing to parse but strings; words that touch in the input (consecutive
 /// ideographs or kana, the words of one expanding character) form a phrase; the last word is a
-/// prefix when asked (search as you type).
+/// prefix when asked (search as you type). Only the first ``maximumWords`` words are used, so
+/// no query costs more than a bounded amount of work per row it reads.
 ///
 /// ```swift
 /// FoldQuery.match("Crème brû", folder: folder)        // "creme" "bru"*
@@ -14,26 +15,55 @@ import Fold
 /// FoldQuery.match("東京", folder: folder)               // "東 京"*
 /// ```
 public enum FoldQuery {
+    /// How many words of a query are used; the rest are ignored (see ``ignoredWordCount(in:folder:)``).
+    ///
+    /// ```swift
+    /// FoldQuery.maximumWords   // 64
+    /// ```
+    public static let maximumWords = 64
+
     /// The MATCH expression, or nil when the input has no word at all (nothing to search).
     public static func match(_ input: String, folder: Folder, prefixLast: Bool = true) -> String? {
-        var phrases: [[String]] = []
-        var lastEnd = -1
+        let phrases = words(of: input, folder: folder).phrases
+        guard !phrases.isEmpty else { return nil }
+        var parts = phrases.map { phrase in
+            "\"" + doubling("\"", in: phrase.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")) + "\""
+        }
+        if prefixLast { parts[parts.count - 1] += "*" }
+        return parts.joined(separator: " ")
+    }
+
+    /// How many words of `input` past ``maximumWords`` a search ignores (0 for most queries).
+    ///
+    /// ```swift
+    /// FoldQuery.ignoredWordCount(in: String(repeating: "lodz ", count: 70), folder: folder)   // 6
+    /// ```
+    public static func ignoredWordCount(in input: String, folder: Folder) -> Int {
+        words(of: input, folder: folder).ignored
+    }
+
+    /// The folded words of `input` grouped into phrases (words that touch in the input), the
+    /// first ``maximumWords`` of them, and how many more there were.
+    static func words(of input: String, folder: Folder) -> (phrases: [[[UInt8]]], ignored: Int) {
+        var phrases: [[[UInt8]]] = []
+        var lastEnd = -1, used = 0, ignored = 0
         var bytes = Array(input.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             DocumentTokens.forEach(in: UnsafeBufferPointer(buffer), folder: folder) { folded, start, end in
-                let word = String(decoding: folded, as: UTF8.self)
+                guard used < maximumWords else {
+                    ignored += 1
+                    return true
+                }
+                used += 1
                 if start <= lastEnd, !phrases.isEmpty {
-                    phrases[phrases.count - 1].append(word)
+                    phrases[phrases.count - 1].append(Array(folded))
                 } else {
-                    phrases.append([word])
+                    phrases.append([Array(folded)])
                 }
                 lastEnd = end
                 return true
             }
         }
-        guard !phrases.isEmpty else { return nil }
-        var parts = phrases.map { "\"" + doubling("\"", in: $0.joined(separator: " ")) + "\"" }
-        if prefixLast { parts[parts.count - 1] += "*" }
-        return parts.joined(separator: " ")
+        return (phrases, ignored)
     }
 }

@@ -21,6 +21,14 @@ public enum FoldSQLite {
     /// The name the tokenizer is registered under.
     public static let tokenizerName = "fold"
 
+    /// How long a connection Fold opens waits for another connection's lock before it fails
+    /// with `SQLITE_BUSY`: 5 seconds (`foldcheck index` and `search` take `--busy-timeout`).
+    ///
+    /// ```swift
+    /// sqlite3_busy_timeout(db, Int32(FoldSQLite.defaultBusyTimeout.components.seconds * 1000))
+    /// ```
+    public static let defaultBusyTimeout: Duration = .seconds(5)
+
     /// Registers the `fold` tokenizer on a connection (the `sqlite3 *` of any wrapper: GRDB's
     /// `db.sqliteConnection`, SQLite.swift's `handle`, a raw handle).
     ///

@@ -19,10 +19,14 @@ struct FoldCheck: ParsableCommand {
               foldcheck index titles.db titles.txt && foldcheck search titles.db "creme bru"
               foldcheck live cities.txt                  # search as you type
 
-            Exit codes: 0 success; 1 a vector failed, or find matched no line; 64 usage error; \
-            65 invalid UTF-8 in the input (or a line over --max-line-bytes); 66 a vector file or \
-            an input FILE cannot be read or parsed; 70 ICU failed; 74 reading the input or \
-            writing stdout failed. A closed output pipe (foldcheck < big | head) ends the run \
+            Exit codes: 0 success; 1 a vector failed, or find or search matched no line; 64 \
+            usage error (index into a table with rows without --append or --replace too); 65 \
+            invalid UTF-8 in the input (or a line over --max-line-bytes), or a damaged database; \
+            66 a vector file, an input FILE or a database cannot be read, or has no index; 70 \
+            ICU or SQLite failed otherwise; 74 reading the input or writing stdout failed, or \
+            the database's disk is full or failed; 75 the database stayed locked by another \
+            connection past --busy-timeout (try again); 77 the database is read-only; 130 \
+            interrupted. A closed output pipe (foldcheck < big | head) ends the run \
             quietly with 0.
             """,
         version: "0.1.0",

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Fold
+import FoldSQLite
 
 /// Buffered writes to a file descriptor, reporting write errors, or (with no descriptor) bytes
 /// collected in memory. Bytes are copied with `memcpy` straight from the caller's buffer. A
@@ -127,6 +128,11 @@ func runWithOutput(_ body: (Output) throws -> Int32) throws {
         return
     } catch let failure as Failure {
         do { try out.flush() } catch is Output.BrokenPipe { return } catch {}
+        writeError(failure.message)
+        throw ExitCode(failure.code)
+    } catch let error as FoldSQLiteError {
+        do { try out.flush() } catch is Output.BrokenPipe { return } catch {}
+        let failure = failure(for: error)
         writeError(failure.message)
         throw ExitCode(failure.code)
     } catch let error as ICUError {

@@ -19,14 +19,21 @@ struct IndexCommand: ParsableCommand {
         discussion: """
             The lines go into the table NAME (one row each, column `line`), and an FTS5 index \
             NAME_fts with the fold tokenizer follows it (external content, kept in step by \
-            triggers). The index records the fingerprint it was built with: when Fold, ICU, \
-            Unicode or the profile changed, it is rebuilt first, and this is said on stderr. \
-            All of one run goes in one transaction: Ctrl-C leaves the database as it was \
-            (exit 130). A progress line (rows, MB/s, ETA) goes to stderr when it is a terminal.
+            triggers). A table that already has rows is added to only with --append, or \
+            emptied first with --replace (without either, nothing is changed: exit 64). The \
+            index records the fingerprint it was built with: when Fold, ICU, Unicode or the \
+            profile changed, it is rebuilt first, and this is said on stderr. All of one run \
+            goes in one transaction that holds the database's write lock: Ctrl-C, invalid \
+            UTF-8 (exit 65, with its line and byte) or any error leaves the database as it \
+            was, and a database this run created is removed. A missing FILE exits 66 before \
+            anything is created. New databases are in WAL mode, so searches read the old index \
+            while a run writes. A summary line goes to stderr at the end; a progress line \
+            (rows, MB/s, ETA) too when stderr is a terminal.
 
             Examples:
               foldcheck index titles.db titles.txt
-              cat more.txt | foldcheck index titles.db --profile ascii
+              cat more.txt | foldcheck index titles.db --append
+              foldcheck index titles.db --profile ascii < /dev/null     # refold, add nothing
               foldcheck search titles.db "creme bru"
             """
     )
@@ -40,57 +47,124 @@ struct IndexCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The table of lines (its index is NAME_fts).", valueName: "name"))
     var table = "lines"
 
+    @Flag(name: .long, help: "Add the lines to a table that already has rows.")
+    var append = false
+
+    @Flag(name: .long, help: "Replace the rows of the table with these lines.")
+    var replace = false
+
     @OptionGroup var profile: ProfileOptions
+    @OptionGroup var input: InputOptions
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if append && replace { throw ValidationError("give --append or --replace, not both") }
+    }
 
     func run() throws {
         try runWithOutput { _ in
-            let db = try openDatabase(database)
-            defer { db.close() }
+            // Every input first: a FILE that cannot be read changes nothing, creates nothing.
+            var sources: [Input] = []
+            defer { for source in sources { source.close() } }
+            for path in files.isEmpty ? ["-"] : files {
+                let source = try Input.open(path)
+                sources.append(source)
+                var info = stat()
+                if source.path != nil, fstat(source.fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                    throw Failure(message: "foldcheck: cannot read \(path): it is a directory", code: Exit.noInput)
+                }
+            }
+            let created = database != ":memory:" && access(database, F_OK) != 0
+            do {
+                return try index(sources, created: created)
+            } catch {
+                if created { removeDatabase(database) }
+                throw error
+            }
+        }
+    }
+
+    private func index(_ sources: [Input], created: Bool) throws -> Int32 {
+        let db = try openDatabase(database, create: true, busyTimeout: connection.timeout)
+        defer { db.close() }
+        if created { try db.execute("PRAGMA journal_mode = WAL") }
+        let before = ContinuousClock.now
+        let progress = Progress(total: files.isEmpty ? nil : files.reduce(0) { $0 + fileSize($1) })
+        interrupted = 0
+        signal(SIGINT) { _ in interrupted = 1 }
+        // A parent may have started us with SIGINT blocked (it stays blocked across exec).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        defer { signal(SIGINT, SIG_DFL) }
+        let (added, total, index) = try db.withWriteLock {
             try db.execute("CREATE TABLE IF NOT EXISTS \(quoted(table)) (line TEXT)")
             let index = try FoldFTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"],
                                          content: .external(table: table), profile: profile.resolved)
             try prepareIndex(index, database: database)
-            let progress = Progress(total: files.isEmpty ? nil : files.reduce(0) { $0 + fileSize($1) })
-            interrupted = 0
-            signal(SIGINT) { _ in interrupted = 1 }
-            // A parent may have started us with SIGINT blocked (it stays blocked across exec).
-            var unblock = sigset_t()
-            sigemptyset(&unblock)
-            sigaddset(&unblock, SIGINT)
-            sigprocmask(SIG_UNBLOCK, &unblock, nil)
-            defer { signal(SIGINT, SIG_DFL) }
-            try db.execute("BEGIN")
-            do {
-                let insert = try db.prepare("INSERT INTO \(quoted(table))(line) VALUES (?1)")
-                for path in files.isEmpty ? ["-"] : files {
-                    let source = try Input.open(path)
-                    defer { source.close() }
-                    var held: [UInt8] = []
-                    try LineReader(source, maxLineBytes: nil).forEachPiece { piece in
-                        if interrupted != 0 { throw Failure(message: "foldcheck: interrupted; the database is as it was", code: 130) }
-                        if !piece.isWholeLine {
-                            held.append(contentsOf: piece.content)
-                            guard piece.complete else { return }
+            let empty = try db.scalarText("SELECT rowid FROM \(quoted(table)) LIMIT 1") == nil
+            var checked = empty || append
+            let insert = try db.prepare("INSERT INTO \(quoted(table))(line) VALUES (?1)")
+            var added = 0
+            for source in sources {
+                var held: [UInt8] = []
+                let name = source.name
+                try LineReader(source, maxLineBytes: input.maxLineBytes).forEachPiece { piece in
+                    if interrupted != 0 { throw Failure(message: "foldcheck: interrupted; the database is as it was", code: 130) }
+                    if !piece.isWholeLine {
+                        held.append(contentsOf: piece.content)
+                        guard piece.complete else { return }
+                    }
+                    if !checked {
+                        guard replace else {
+                            throw ValidationError("\(table) in \(database) already has rows; add --append to add these lines to them, or --replace to index only these (nothing was changed)")
                         }
-                        if held.isEmpty { insert.bind(1, bytes: piece.content) } else {
-                            held.withUnsafeBytes { insert.bind(1, bytes: $0) }
-                            held.removeAll(keepingCapacity: true)
+                        try db.execute("DELETE FROM \(quoted(table))")
+                        checked = true
+                    }
+                    func add(_ line: UnsafeRawBufferPointer) throws {
+                        if let bad = UTF8Validation.firstInvalidOffset(in: line) {
+                            guard input.replaceInvalid else {
+                                throw LineFolding.invalidUTF8(line: piece.lineNumber, offset: bad, lineStart: piece.lineStart, inputName: name)
+                            }
+                            var repaired = String(decoding: line, as: UTF8.self)
+                            repaired.withUTF8 { insert.bind(1, bytes: UnsafeRawBufferPointer($0)) }
+                        } else {
+                            insert.bind(1, bytes: line)
                         }
                         _ = try insert.step()
                         insert.reset()
-                        progress.add(row: piece.content.count + 1)
                     }
+                    if held.isEmpty { try add(piece.content) } else {
+                        try held.withUnsafeBytes { try add($0) }
+                        held.removeAll(keepingCapacity: held.capacity <= 1 << 20)
+                    }
+                    added += 1
+                    progress.add(row: piece.content.count + 1)
                 }
-                if interrupted != 0 { throw Failure(message: "foldcheck: interrupted; the database is as it was", code: 130) }
-                try db.execute("COMMIT")
-                progress.finish()
-            } catch {
-                try? db.execute("ROLLBACK")
-                progress.finish()
-                throw error
             }
-            return Exit.ok
+            if interrupted != 0 { throw Failure(message: "foldcheck: interrupted; the database is as it was", code: 130) }
+            return (added, Int(try db.scalarText("SELECT count(*) FROM \(quoted(table))") ?? "0") ?? 0, index)
         }
+        progress.finish()
+        let seconds = Double((ContinuousClock.now - before).components.attoseconds) / 1e18 + Double((ContinuousClock.now - before).components.seconds)
+        let verb = replace ? "replaced the rows of \(table) with" : "added"
+        let into = replace ? "" : " to \(table)"
+        writeError("foldcheck: \(verb) \(added) \(added == 1 ? "line" : "lines")\(into) in \(database) (\(total) in all), index \(table)_fts folded with \(index.folder.fingerprint), in \((seconds * 100).rounded() / 100) s")
+        return Exit.ok
+    }
+}
+
+/// How foldcheck's SQLite connections wait for another connection's lock.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Wait this long for another connection's lock before failing (exit 75).", valueName: "seconds"))
+    var busyTimeout: Double = 5
+
+    var timeout: Duration { .milliseconds(Int64((busyTimeout * 1000).rounded())) }
+
+    func validate() throws {
+        if !(busyTimeout >= 0 && busyTimeout <= 86_400) { throw ValidationError("--busy-timeout must be between 0 and 86400 seconds") }
     }
 }
 
@@ -101,9 +175,15 @@ struct SearchCommand: ParsableCommand {
         abstract: "Print the lines of an index built by `foldcheck index` that match QUERY, best first.",
         discussion: """
             QUERY is what a user would type: every word is folded as the index folds it and \
-            quoted (no FTS5 syntax error, whatever the input), and the last word is a prefix. \
-            Lines come in bm25 order with each match marked ([Crème] brûlée, or colour on a \
-            terminal). An index built with another fingerprint is rebuilt first (said on stderr).
+            quoted (no FTS5 syntax error, whatever the input), and the last word is a prefix; \
+            words past the first \(FoldQuery.maximumWords) are ignored (said on stderr). Lines come \
+            in bm25 order with each match marked ([Crème] brûlée, or colour on a terminal); a \
+            line longer than \(DisplayWindow.wholeLineBytes) bytes is shown as the \(DisplayWindow.width) \
+            bytes around its first match, cut with …, unless --full. With colour, control \
+            characters show as their symbols (␀ for NUL). The index is searched with the \
+            profile it was built with; one built with another fingerprint (Fold, ICU or \
+            Unicode changed) is rebuilt first, with that profile (said on stderr). Exit 1 \
+            means no line matched; 75 that the database stayed locked.
 
             Examples:
               foldcheck search titles.db "creme bru"
@@ -123,8 +203,13 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("At most this many lines.", valueName: "n"))
     var limit = 20
 
+    @Flag(name: .long, help: "Print long lines whole instead of a window around their first match.")
+    var full = false
+
     @Option(name: .long, help: "Mark matches with ANSI colour (auto: when stdout is a terminal) or with [brackets].")
     var color: FindCommand.ColorChoice = .auto
+
+    @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
         if limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -132,40 +217,123 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try runWithOutput { out in
-            let (db, index) = try openLineIndex(database, table: table)
+            let (db, index) = try openLineIndex(database, table: table, busyTimeout: connection.timeout)
             defer { db.close() }
-            let marks = color == .always || (color == .auto && isTerminal(1)) ? ("\u{1B}[1;31m", "\u{1B}[0m") : ("[", "]")
-            let hits = try index.search(query, limit: limit, open: marks.0, close: marks.1)
-            for hit in hits { try out.write(hit.columns[0] + "\n") }
-            return hits.isEmpty ? Exit.failures : Exit.ok
+            let ignored = FoldQuery.ignoredWordCount(in: query, folder: index.folder)
+            if ignored > 0 {
+                writeError("foldcheck: the query has more than \(FoldQuery.maximumWords) words; the last \(ignored) are ignored")
+            }
+            let colour = color == .always || (color == .auto && isTerminal(1))
+            let marks = colour ? ("\u{1B}[1;31m", "\u{1B}[0m") : ("[", "]")
+            var lines = 0
+            try index.forEachMatch(query, limit: limit, window: full ? nil : DisplayWindow.width) { _, texts, ranges in
+                try DisplayWindow.write(texts[0], marks: ranges[0], whole: full, open: marks.0, close: marks.1,
+                                        visibleControls: colour, to: out)
+                try out.write(byte: 0x0A)
+                lines += 1
+                return true
+            }
+            return lines == 0 ? Exit.failures : Exit.ok
         }
     }
 }
 
-/// The index that `foldcheck index` built in `database` over `table`, with the profile it was
-/// built with, rebuilt first when its fingerprint differs (said on stderr).
-func openLineIndex(_ database: String, table: String) throws -> (db: Connection, index: FoldFTSIndex) {
-    guard fileSize(database) > 0 || database == ":memory:" else {
-        throw Failure(message: "foldcheck: no index in \(database); build one with foldcheck index", code: Exit.noInput)
+/// How `foldcheck search` shows a line: whole when short, else a window around its first
+/// match, with its matches marked; linear in what it prints.
+enum DisplayWindow {
+    /// Lines up to this many bytes are printed whole.
+    static let wholeLineBytes = 300
+    /// The bytes shown of a longer line.
+    static let width = 240
+    /// Bytes shown before the first match.
+    static let lead = 60
+    /// How far a cut moves to fall between words.
+    static let snap = 24
+
+    static func write(_ text: UnsafeRawBufferPointer, marks: [Range<Int>], whole: Bool, open: String, close: String,
+                      visibleControls: Bool, to out: Output) throws {
+        var start = 0, end = text.count
+        if !whole && text.count > wholeLineBytes {
+            let first = marks.first?.lowerBound ?? 0
+            start = max(0, first - lead)
+            end = min(text.count, start + width)
+            if end - start < width { start = max(0, end - width) }
+            // Cut between words where a space is near (within `snap` bytes), else between
+            // characters: never inside a UTF-8 sequence, never before the first match starts.
+            let firstEnd = marks.first?.upperBound ?? 0
+            if start > 0 && text[start - 1] != 0x20,
+               let space = (start..<min(start + snap, first)).first(where: { text[$0] == 0x20 }) {
+                start = space + 1
+            }
+            if end < text.count && text[end] != 0x20,
+               let space = (max(end - snap, firstEnd, start)..<end).last(where: { text[$0] == 0x20 }) {
+                end = space
+            }
+            while start > 0 && start < text.count && text[start] & 0xC0 == 0x80 { start += 1 }
+            while end < text.count && end > start && text[end] & 0xC0 == 0x80 { end -= 1 }
+        }
+        func piece(_ from: Int, _ to: Int) throws {
+            guard from < to else { return }
+            let bytes = UnsafeRawBufferPointer(rebasing: text[from..<to])
+            guard visibleControls else { return try out.write(bytes) }
+            var at = 0
+            for (k, b) in bytes.enumerated() where (b < 0x20 && b != 0x09) || b == 0x7F {
+                try out.write(UnsafeRawBufferPointer(rebasing: bytes[at..<k]))
+                // The Control Pictures block: ␀ for NUL, ␡ for DEL.
+                try out.write(String(UnicodeScalar(b == 0x7F ? 0x2421 : 0x2400 + UInt32(b))!))
+                at = k + 1
+            }
+            try out.write(UnsafeRawBufferPointer(rebasing: bytes[at...]))
+        }
+        if start > 0 { try out.write("…") }
+        var at = start
+        for r in marks where r.upperBound > start && r.lowerBound < end {
+            let from = max(r.lowerBound, start), to = min(r.upperBound, end)
+            try piece(at, from)
+            try out.write(open)
+            try piece(from, to)
+            try out.write(close)
+            at = to
+        }
+        try piece(at, end)
+        if end < text.count { try out.write("…") }
     }
-    let db = try openDatabase(database)
-    // The profile the index was built with.
-    let meta = try? db.scalarText("SELECT value FROM \(quoted(table + "_fts_fold")) WHERE key = 'tokenize'")
-    // `fold NAME`, or `fold 'NAME'` for a name that is not a bareword (search-de).
-    guard let meta, let arguments = meta.split(separator: " ").last.map({ String($0.filter { $0 != "'" }) }),
-          let profile = FoldProfile(named: arguments) else {
-        db.close()
-        throw Failure(message: "foldcheck: no index \(table)_fts in \(database); build one with foldcheck index", code: Exit.noInput)
-    }
-    let index = try FoldFTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table), profile: profile)
-    try prepareIndex(index, database: database)
-    return (db, index)
 }
 
-private func openDatabase(_ path: String) throws -> Connection {
-    do { return try Connection.open(path) } catch {
-        throw Failure(message: "foldcheck: \(error.message)", code: Exit.noInput)
+/// The index that `foldcheck index` built in `database` over `table`, with the profile it was
+/// built with (rebuilt first, with that profile, when its fingerprint is stale; said on stderr).
+func openLineIndex(_ database: String, table: String, busyTimeout: Duration = FoldSQLite.defaultBusyTimeout) throws -> (db: Connection, index: FoldFTSIndex) {
+    guard database == ":memory:" || fileSize(database) > 0 else {
+        throw Failure(message: "foldcheck: no index in \(database); build one with foldcheck index", code: Exit.noInput)
     }
+    let db = try openDatabase(database, create: false, busyTimeout: busyTimeout)
+    do {
+        var told = false
+        let index = try FoldFTSIndex.existing(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table)) { _, _ in
+            if !told {
+                told = true
+                writeError("foldcheck: the index in \(database) was built by another version of Fold, ICU or Unicode; rebuilding it with the profile it was built with")
+            }
+        }
+        guard let index else {
+            throw Failure(message: "foldcheck: no index \(table)_fts in \(database); build one with foldcheck index", code: Exit.noInput)
+        }
+        return (db, index)
+    } catch {
+        db.close()
+        throw error
+    }
+}
+
+private func openDatabase(_ path: String, create: Bool, busyTimeout: Duration) throws -> Connection {
+    do { return try Connection.open(path, create: create, busyTimeout: busyTimeout) } catch {
+        throw Failure(message: "foldcheck: \(error.message)", code: (error.code & 0xFF) == 14 ? Exit.noInput : failure(for: error).code)
+    }
+}
+
+/// Removes a database file this run created, with its journal, WAL and shared-memory files.
+private func removeDatabase(_ path: String) {
+    for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
 }
 
 /// Builds or rebuilds the index when its fingerprint or profile differ, saying so on stderr.

@@ -1,0 +1,98 @@
+import Fold
+
+/// What a query built by ``FoldQuery`` matches in a row's text, as byte ranges of the text: the
+/// instances of its phrases (consecutive tokens equal to the phrase's words; the last word of the
+/// last phrase a prefix when the query's was), found by tokenizing the text once with the
+/// index's folder, exactly as the `fold` tokenizer gave FTS5 its tokens. Overlapping instances
+/// merge into one range, as in FTS5's `highlight()`.
+///
+/// Linear in the text: FTS5's `highlight()` builds its answer by appending each piece to a
+/// growing string, quadratic in a long row (a 4 MB row took 9.7 s).
+struct Highlighter {
+    /// The phrases: each a list of folded words.
+    private let phrases: [[[UInt8]]]
+    private let prefixLast: Bool
+    private let folder: Folder
+    /// For each first byte, the phrases whose first word starts with it.
+    private let byFirstByte: [[Int]]
+    private let multiWord: Bool
+
+    init(query: String, folder: Folder, prefixLast: Bool) {
+        phrases = FoldQuery.words(of: query, folder: folder).phrases
+        self.prefixLast = prefixLast
+        self.folder = folder
+        var table = [[Int]](repeating: [], count: 256)
+        for (k, phrase) in phrases.enumerated() {
+            if let first = phrase.first?.first { table[Int(first)].append(k) }
+        }
+        byFirstByte = table
+        multiWord = phrases.contains { $0.count > 1 }
+    }
+
+    var isEmpty: Bool { phrases.isEmpty }
+
+    /// Whether `token` is the `k`th word of phrase `p`.
+    private func matches(_ token: UnsafeBufferPointer<UInt8>, phrase p: Int, word k: Int) -> Bool {
+        let word = phrases[p][k]
+        let isPrefix = prefixLast && p == phrases.count - 1 && k == phrases[p].count - 1
+        if isPrefix {
+            return token.count >= word.count && token.prefix(word.count).elementsEqual(word)
+        }
+        return token.count == word.count && token.elementsEqual(word)
+    }
+
+    /// The matched ranges of `text`, left to right, merged where they overlap. With
+    /// `window`, tokenizing stops once a token starts `window` bytes past the first match's
+    /// start (what a display window around the first match needs).
+    func ranges(in text: UnsafeRawBufferPointer, window: Int? = nil) -> [Range<Int>] {
+        guard !phrases.isEmpty, text.count > 0 else { return [] }
+        var found: [Range<Int>] = []
+        // Phrase instances under way: (phrase, next word, start byte).
+        var pending: [(phrase: Int, next: Int, start: Int)] = []
+        var stopAt = Int.max
+        let bytes = text.bindMemory(to: UInt8.self)
+        DocumentTokens.forEach(in: bytes, folder: folder) { token, start, end in
+            if start >= stopAt { return false }
+            if multiWord && !pending.isEmpty {
+                var kept = 0
+                for k in pending.indices {
+                    let p = pending[k]
+                    guard matches(token, phrase: p.phrase, word: p.next) else { continue }
+                    if p.next + 1 == phrases[p.phrase].count {
+                        found.append(p.start..<end)
+                    } else {
+                        pending[kept] = (p.phrase, p.next + 1, p.start)
+                        kept += 1
+                    }
+                }
+                pending.removeLast(pending.count - kept)
+            }
+            if let first = token.first {
+                for p in byFirstByte[Int(first)] where matches(token, phrase: p, word: 0) {
+                    if phrases[p].count == 1 {
+                        found.append(start..<end)
+                    } else {
+                        pending.append((p, 1, start))
+                    }
+                }
+            }
+            if let window, stopAt == Int.max, let first = found.first {
+                stopAt = first.lowerBound + window
+            }
+            return true
+        }
+        guard found.count > 1 else { return found }
+        // Instances end in order but a long phrase may start before a shorter one found first.
+        if multiWord { found.sort { $0.lowerBound < $1.lowerBound } }
+        var merged: [Range<Int>] = [found[0]]
+        for r in found.dropFirst() {
+            let last = merged[merged.count - 1]
+            if r.lowerBound < last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
+    }
+}
