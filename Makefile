@@ -28,15 +28,17 @@ run: build
 	@echo '$$ foldcheck vectors TestVectors/*.tsv'
 	@.build/release/foldcheck vectors TestVectors/*.tsv | tail -1
 
-# The loadable SQLite extension: `.load` it in the sqlite3 shell (or any SQLite host) for
-# `tokenize = 'fold'`. The last line printed is the library's path. It finds the Swift runtime
-# through its RUNPATH (the toolchain's lib directory), so hosts that are not Swift can load it.
+# The loadable SQLite extension: `.load` it in the sqlite3 shell, Python, APSW or any SQLite host
+# for `tokenize = 'fold'` and the fold() and fold_fingerprint() SQL functions. The last line
+# printed is the library's path. The Swift runtime is linked in (-static-stdlib), so it loads
+# where only Debian's runtime libraries are: ICU, libstdc++ and SQLite.
 sqlite-extension: deps
 	@$(SWIFT) build -c release --product FoldSQLiteExtension >&2
 	@echo "$$(pwd)/.build/release/libFoldSQLiteExtension.so"
 
 # Builds and passes every test.
 test: deps
+	@./Scripts/ensure-apsw.sh
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
 

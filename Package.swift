@@ -49,8 +49,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // What must be C for SQLite: the fts5_api lookup.
-        .target(name: "CFoldSQLite", dependencies: ["CSQLite"]),
+        // What must be C for SQLite: the fts5_api lookup, the v2 tokenizer's layout, the SQL
+        // functions' registration (sql_functions.inc, also compiled into the extension).
+        .target(name: "CFoldSQLite", dependencies: ["CSQLite"], exclude: ["sql_functions.inc"]),
         // Fold inside SQLite's FTS5: the `fold` tokenizer, the query builder, the index helper.
         .target(name: "FoldSQLite", dependencies: ["Fold", "CSQLite", "CFoldSQLite"]),
         // The loadable extension's entry point (sqlite3ext.h); the tokenizer is FoldSQLite's.
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "CFoldSQLiteExtension",
             dependencies: ["FoldSQLite"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"])]
         ),
         // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
         .target(

@@ -5,7 +5,8 @@
 #   libsqlite3-dev              SQLite with FTS5, for FoldSQLite (pkg-config sqlite3)
 #   sqlite3                     the sqlite3 shell, which the tests load the extension into
 #   tmux                        the terminal the tests of `foldcheck live` drive
-#   python3                     Debian's /usr/bin/python3, the host that reloads the extension in a test
+#   python3 python3-venv        Debian's /usr/bin/python3, the host that reloads the extension in a
+#                               test, and the venv that Scripts/ensure-apsw.sh installs APSW into
 #   util-linux                  unshare, for the full-disk test's private tmpfs
 set -euo pipefail
 missing=()
@@ -14,6 +15,7 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev pkg-config)
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 [ -x /usr/bin/python3 ] || missing+=(python3)
+/usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
 command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0

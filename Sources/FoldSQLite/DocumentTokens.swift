@@ -9,6 +9,12 @@ enum DocumentTokens {
     static func forEach(in text: UnsafeBufferPointer<UInt8>, folder: Folder,
                         _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) {
         var tokenizer = Tokenizer(folder)
+        forEach(in: text, tokenizer: &tokenizer, body)
+    }
+
+    /// The same, through a tokenizer the caller keeps (its buffers serve the next text too).
+    static func forEach(in text: UnsafeBufferPointer<UInt8>, tokenizer: inout Tokenizer,
+                        _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) {
         var start = 0
         while start < text.count {
             let rest = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start...]))

@@ -45,7 +45,7 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
     /// ```
     public func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int64> {
         try Task.checkCancellation()
-        guard let match = FoldQuery.match(query, folder: index.folder, prefixLast: true) else {
+        guard let match = FoldQuery.match(query, folder: index.folder, prefixLast: true, typedDiacritics: index.typedDiacritics) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
         let highlighter = Matcher(query, folder: index.folder, mode: .wordPrefixes(.anyOrder))

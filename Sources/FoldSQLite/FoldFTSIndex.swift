@@ -47,13 +47,17 @@ public final class FoldFTSIndex {
     public let columns: [String]
     public let content: Content
     public let folder: Folder
+    /// Whether the index keeps typed diacritics (the tokenizer's `typed_diacritics`): a query
+    /// word typed with a diacritic finds only that diacritic.
+    public let typedDiacritics: Bool
     let connection: Connection
 
     /// An index over `columns`. Checks the tokenizer argument (the profile's name) at once, so
     /// a wrong profile is an error with a message here rather than FTS5's "error in tokenizer
-    /// constructor".
+    /// constructor". With `typedDiacritics`, a query word typed with a diacritic finds only
+    /// that diacritic (`carnê` finds `carnê`, not `carne`; `carne` finds both).
     public init(connection: OpaquePointer, table: String, columns: [String], content: Content = .own,
-                profile: FoldProfile = .search) throws {
+                profile: FoldProfile = .search, typedDiacritics: Bool = false) throws {
         guard !columns.isEmpty else { throw FoldSQLiteError(code: SQLITE_ERROR, message: "an index needs at least one column") }
         guard FoldProfile(named: profile.name) == profile else {
             throw FoldSQLiteError(code: SQLITE_ERROR, message: "the fold tokenizer takes a preset profile (\(FoldSQLite.validArguments.joined(separator: ", "))); '\(profile.name)' is not one")
@@ -62,6 +66,7 @@ public final class FoldFTSIndex {
         self.table = table
         self.columns = columns
         self.content = content
+        self.typedDiacritics = typedDiacritics
         folder = try Folder(profile)
     }
 
@@ -85,10 +90,10 @@ public final class FoldFTSIndex {
             guard try reader.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [table + "_fold"]) != nil,
                   try reader.scalarText("SELECT name FROM sqlite_master WHERE name = ?1", [table]) != nil,
                   let tokenize = try reader.scalarText("SELECT value FROM \(meta) WHERE key = 'tokenize'") else { return nil }
-            guard let profile = profile(tokenize: tokenize) else {
+            guard let (profile, typed) = arguments(tokenize: tokenize) else {
                 throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built with '\(tokenize)', a profile this version of Fold does not have; the valid ones are \(FoldSQLite.validArguments.joined(separator: ", "))")
             }
-            let index = try FoldFTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile)
+            let index = try FoldFTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile, typedDiacritics: typed)
             guard try index.needsRebuild() else { return index }
             let outcome: Bool? = try index.connection.withWriteLock {
                 let now = try index.recorded()
@@ -102,11 +107,16 @@ public final class FoldFTSIndex {
         throw FoldSQLiteError(code: SQLITE_BUSY, message: "the index \(table) keeps changing profile under us")
     }
 
-    /// The profile of a recorded `fold NAME` or `fold 'NAME'`.
-    static func profile(tokenize: String) -> FoldProfile? {
-        guard tokenize.hasPrefix("fold") else { return nil }
-        let name = tokenize.dropFirst(4).filter { $0 != "'" && $0 != " " }
-        return FoldProfile(named: name.isEmpty ? "search" : name)
+    /// The profile and typed-diacritics flag of a recorded `fold NAME [typed_diacritics]`
+    /// (`NAME` in quotes when it is not a bareword).
+    static func arguments(tokenize: String) -> (FoldProfile, Bool)? {
+        var words = tokenize.split(separator: " ").map { $0.filter { $0 != "'" } }
+        guard words.first == "fold" else { return nil }
+        words.removeFirst()
+        let typed = words.contains(FoldSQLite.typedDiacriticsArgument)
+        words.removeAll { $0 == FoldSQLite.typedDiacriticsArgument }
+        guard words.count <= 1, let profile = FoldProfile(named: words.first ?? "search") else { return nil }
+        return (profile, typed)
     }
 
     var metaTable: String { table + "_fold" }
@@ -115,7 +125,7 @@ public final class FoldFTSIndex {
     var tokenize: String {
         let name = folder.profile.name
         let bare = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
-        return bare ? "fold \(name)" : "fold '\(name)'"
+        return (bare ? "fold \(name)" : "fold '\(name)'") + (typedDiacritics ? " " + FoldSQLite.typedDiacriticsArgument : "")
     }
 
     /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
@@ -293,7 +303,7 @@ public final class FoldFTSIndex {
     /// first). `body` returns false to stop.
     package func forEachMatch(_ query: String, limit: Int, prefixLast: Bool = true, window: Int? = nil,
                               _ body: (Int64, [UnsafeRawBufferPointer], [[Range<Int>]]) throws -> Bool) throws {
-        guard let match = FoldQuery.match(query, folder: folder, prefixLast: prefixLast) else { return }
+        guard let match = FoldQuery.match(query, folder: folder, prefixLast: prefixLast, typedDiacritics: typedDiacritics) else { return }
         let highlighter = Highlighter(query: query, folder: folder, prefixLast: prefixLast)
         let columnList = columns.map(quoted).joined(separator: ", ")
         let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")

@@ -23,8 +23,10 @@ public enum FoldQuery {
     public static let maximumWords = 64
 
     /// The MATCH expression, or nil when the input has no word at all (nothing to search).
-    public static func match(_ input: String, folder: Folder, prefixLast: Bool = true) -> String? {
-        let phrases = words(of: input, folder: folder).phrases
+    /// With `typedDiacritics` (for a table whose tokenizer has `typed_diacritics`), a word typed
+    /// with a diacritic is passed on with it, so the tokenizer can find only that diacritic.
+    public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false) -> String? {
+        let phrases = words(of: input, folder: folder, typedDiacritics: typedDiacritics).phrases
         guard !phrases.isEmpty else { return nil }
         var parts = phrases.map { phrase in
             "\"" + doubling("\"", in: phrase.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")) + "\""
@@ -44,21 +46,28 @@ public enum FoldQuery {
 
     /// The folded words of `input` grouped into phrases (words that touch in the input), the
     /// first ``maximumWords`` of them, and how many more there were.
-    static func words(of input: String, folder: Folder) -> (phrases: [[[UInt8]]], ignored: Int) {
+    static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int) {
+        let typed = typedDiacritics ? try? Folder(TokenizerInstance.Analyzer.typedProfile(folder.profile)) : nil
         var phrases: [[[UInt8]]] = []
         var lastEnd = -1, used = 0, ignored = 0
         var bytes = Array(input.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
-            DocumentTokens.forEach(in: UnsafeBufferPointer(buffer), folder: folder) { folded, start, end in
+            let text = UnsafeBufferPointer(buffer)
+            DocumentTokens.forEach(in: text, folder: folder) { folded, start, end in
                 guard used < maximumWords else {
                     ignored += 1
                     return true
                 }
                 used += 1
+                var word = Array(folded)
+                if let typed, let form = typedForm(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<end])),
+                                                   plain: UnsafeRawBufferPointer(folded), typed: typed, folder: folder) {
+                    word = form
+                }
                 if start <= lastEnd, !phrases.isEmpty {
-                    phrases[phrases.count - 1].append(Array(folded))
+                    phrases[phrases.count - 1].append(word)
                 } else {
-                    phrases.append([Array(folded)])
+                    phrases.append([word])
                 }
                 lastEnd = end
                 return true

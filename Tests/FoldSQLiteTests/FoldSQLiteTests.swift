@@ -11,7 +11,7 @@ final class Database {
         var db: OpaquePointer? = nil
         guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw FoldSQLiteError(code: 1, message: "cannot open \(path)") }
         handle = db
-        try FoldSQLite.registerTokenizer(on: db)
+        try FoldSQLite.register(on: db)
     }
     deinit { sqlite3_close_v2(handle) }
 
@@ -388,5 +388,151 @@ final class IndexBox: @unchecked Sendable {
         #expect(ranges.first == 0..<7)
         let window = text.withUnsafeBytes { Highlighter(query: "lodz", folder: folder, prefixLast: true).ranges(in: $0, window: 100) }
         #expect(window.count < 30 && window.first == 0..<7)
+    }
+}
+
+/// The toolchain's Swift runtime directory, as this test process loaded it (from its maps).
+func swiftRuntimeDirectory() throws -> String {
+    // /proc files report a size of 0: read them to their end.
+    guard let file = FileHandle(forReadingAtPath: "/proc/self/maps") else { throw CocoaError(.fileNoSuchFile) }
+    let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+    guard let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+          let path = line.split(separator: " ").last else { throw CocoaError(.fileNoSuchFile) }
+    return String(path.dropLast("/libswiftCore.so".count))
+}
+
+/// Runs `command` (through sh) and returns its status, stdout and stderr.
+func shell(_ command: String) throws -> (status: Int32, out: String, err: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
+
+let extensionPath = packageRoot + "/.build/release/libFoldSQLiteExtension.so"
+
+@Suite struct ExtensionHostTests {
+    /// The extension carries the Swift runtime: with the toolchain's runtime directory hidden (an
+    /// empty directory mounted over it in a private mount namespace), the sqlite3 shell and
+    /// Debian's python3 load it, tokenize and fold.
+    @Test(.enabled(if: getuid() == 0, "a private mount namespace needs root"))
+    func theExtensionLoadsWithoutTheToolchain() throws {
+        let runtime = try swiftRuntimeDirectory()
+        #expect(FileManager.default.fileExists(atPath: runtime + "/libswiftCore.so"))
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let sql = empty + ".sql"
+        try ".load \(extensionPath)\nCREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'fold');\nINSERT INTO t VALUES ('Straße in Łódź');\nSELECT x, fold(x) FROM t WHERE t MATCH 'lodz';\n"
+            .write(toFile: sql, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: sql) }
+        let r = try shell("""
+            unshare -m sh -c '
+              mount --bind \(empty) \(runtime) || exit 99
+              test -e \(runtime)/libswiftCore.so && exit 98
+              sqlite3 < \(sql) && /usr/bin/python3 \(packageRoot)/Tests/Scripts/reload_extension.py \(extensionPath) 2
+            '
+            """)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "Straße in Łódź|strasse in lodz\nround 1: [('Crème brûlée à Łódź',)]\nround 2: [('Crème brûlée à Łódź',)]\n", "\(r.out) \(r.err)")
+        // What it links: the system's ICU, libstdc++ and SQLite, no Swift library.
+        let needed = try shell("readelf -d \(extensionPath)").out
+        #expect(!needed.contains("libswift"), "\(needed)")
+        #expect(needed.contains("libicuuc.so") && needed.contains("NODELETE"), "\(needed)")
+    }
+
+    /// In APSW's own SQLite (3.47 or later, from PyPI): the v2 tokenizer with its locale (a
+    /// German row and a German query fold ue like ü; Turkish I), the SQL functions, typed
+    /// diacritics. The checks are Tests/Scripts/apsw_locale.py; `make test` installs APSW into
+    /// .build-apsw/venv.
+    @Test func theExtensionInAPSWsSQLite() throws {
+        let python = packageRoot + "/.build-apsw/venv/bin/python"
+        #expect(FileManager.default.isExecutableFile(atPath: python), "make test installs APSW (Scripts/ensure-apsw.sh)")
+        let r = try shell("\(python) \(packageRoot)/Tests/Scripts/apsw_locale.py \(extensionPath)")
+        #expect(r.status == 0, "\(r.out) \(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 16 && lines.allSatisfy { $0.hasPrefix("ok ") }, "\(r.out)")
+    }
+}
+
+@Suite struct SQLFunctionTests {
+    /// fold() and fold_fingerprint() through FoldSQLite.register(on:): the library's fold,
+    /// NULL in NULL out, numbers and BLOBs as their text, invalid UTF-8 read as U+FFFD, an
+    /// unknown or NULL profile an error naming the valid ones.
+    @Test func foldAndFingerprint() throws {
+        let db = try Database()
+        let folder = try Folder(.search)
+        #expect(try db.rows("SELECT fold('Crème Brûlée'), fold('Ærø ©', 'ascii'), fold(NULL) IS NULL, fold(12.5), fold('')") == [["creme brulee", "aero (c)", "1", "12.5", ""]])
+        #expect(try db.rows("SELECT fold(CAST(X'62FF43' AS TEXT)), fold(X'C3A9')") == [["b\u{FFFD}c", "e"]])
+        #expect(try db.rows("SELECT fold_fingerprint(), fold_fingerprint('search-de')") == [[folder.fingerprint, try Folder(.search.tailored(for: .german)).fingerprint]])
+        #expect(try db.rows("SELECT fold('Mueller', 'search-de')") == [["muller"]])
+        for bad in ["SELECT fold('x', 'nope')", "SELECT fold('x', NULL)", "SELECT fold_fingerprint('nope')"] {
+            do {
+                _ = try db.rows(bad)
+                Issue.record("\(bad) did not fail")
+            } catch let error as FoldSQLiteError {
+                #expect(error.message.contains("the valid ones are search, ascii"), "\(error)")
+            }
+        }
+        // The same as the library for text of every kind.
+        for text in ["Straße ﬁ ½", "ΆΡΤΟΣ", "ｶﾞｯｺｳ", "İstanbul", "Cre\u{300}me"] {
+            #expect(try db.rows("SELECT fold(?1)", [text]) == [[folder.fold(text)]])
+        }
+    }
+
+    /// Deterministic and innocuous: an expression index that queries use, a generated column, a
+    /// trigger.
+    @Test func usableInIndexesColumnsAndTriggers() throws {
+        let db = try Database()
+        try db.execute("PRAGMA trusted_schema = OFF")
+        try db.execute("CREATE TABLE people (name TEXT, key TEXT GENERATED ALWAYS AS (fold(name)) STORED)")
+        try db.execute("CREATE INDEX people_folded ON people (fold(name))")
+        try db.execute("CREATE TABLE log (key TEXT)")
+        try db.execute("CREATE TRIGGER people_log AFTER INSERT ON people BEGIN INSERT INTO log VALUES (fold(new.name, 'ascii')); END")
+        try db.execute("INSERT INTO people(name) VALUES ('Müller'), ('Łódź'), ('Ærø')")
+        #expect(try db.rows("SELECT name, key FROM people WHERE fold(name) = fold('MULLER')") == [["Müller", "muller"]])
+        let plan = try db.rows("EXPLAIN QUERY PLAN SELECT name FROM people WHERE fold(name) = fold('LODZ')").map { $0.joined(separator: " ") }.joined()
+        #expect(plan.contains("USING INDEX people_folded"), "\(plan)")
+        #expect(try db.rows("SELECT key FROM log ORDER BY rowid") == [["muller"], ["lodz"], ["aero"]])
+    }
+}
+
+@Suite struct TypedDiacriticsTests {
+    /// With typed_diacritics, a word typed with a diacritic finds only that diacritic, one typed
+    /// without finds all; through raw SQL (Debian's SQLite, the v1 tokenizer) and FoldFTSIndex.
+    @Test func aTypedDiacriticFindsOnlyItself() throws {
+        let db = try Database()
+        try db.execute("CREATE VIRTUAL TABLE w USING fts5(x, tokenize = 'fold search typed_diacritics')")
+        try db.execute("INSERT INTO w VALUES ('carnê de pagamento'), ('carne assada'), ('CARNÊ'), ('carnè')")
+        func hits(_ query: String) throws -> [String] { try db.rows("SELECT x FROM w WHERE w MATCH ?1 ORDER BY rowid", [query]).map { $0[0] } }
+        #expect(try hits("carnê") == ["carnê de pagamento", "CARNÊ"])
+        #expect(try hits("CARNÊ") == ["carnê de pagamento", "CARNÊ"])
+        #expect(try hits("carnè") == ["carnè"])
+        #expect(try hits("carne") == ["carnê de pagamento", "carne assada", "CARNÊ", "carnè"])
+        #expect(try hits("carn*") == ["carnê de pagamento", "carne assada", "CARNÊ", "carnè"])
+        #expect(try hits("carnê*") == ["carnê de pagamento", "CARNÊ"])
+        try db.execute("INSERT INTO w(w, rank) VALUES ('integrity-check', 1)")
+        // Without the argument, every spelling finds every row.
+        try db.execute("CREATE VIRTUAL TABLE p USING fts5(x, tokenize = 'fold')")
+        try db.execute("INSERT INTO p SELECT x FROM w")
+        #expect(try db.rows("SELECT count(*) FROM p WHERE p MATCH 'carnê'") == [["4"]])
+
+        try db.execute("CREATE TABLE titles (title TEXT)")
+        try db.execute("INSERT INTO titles SELECT x FROM w")
+        let index = try FoldFTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), typedDiacritics: true)
+        try index.prepare()
+        #expect(try index.recorded().tokenize == "fold search typed_diacritics")
+        #expect(try index.search("carnê").map(\.rowid) == [1, 3] || (try index.search("carnê").map(\.rowid)).sorted() == [1, 3])
+        #expect(try index.search("carne").count == 4)
+        let reopened = try #require(try FoldFTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")))
+        #expect(reopened.typedDiacritics)
+        #expect(try reopened.needsRebuild() == false)
     }
 }
