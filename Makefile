@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test test-integrations tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -41,6 +41,12 @@ test: deps
 	@./Scripts/ensure-apsw.sh
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	$(MAKE) --no-print-directory test-integrations
+
+# Fold with the SQLite wrappers apps use (Integrations/, its own package): sqlite-nio's bundled
+# SQLite through FoldSQLiteNIO, and the README's GRDB example.
+test-integrations: deps
+	cd Integrations && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
 
 # Benchmarks live in their own package (Benchmarks/), so `make test` never builds them.
 corpora:
@@ -123,4 +129,4 @@ vectors: build
 	.build/release/foldcheck vectors TestVectors/*.tsv
 
 clean:
-	rm -rf .build .build-tsan Benchmarks/.build Fuzz/.build
+	rm -rf .build .build-tsan .build-apsw Benchmarks/.build Fuzz/.build Integrations/.build
