@@ -47,7 +47,9 @@ public enum FoldQuery {
     /// The folded words of `input` grouped into phrases (words that touch in the input), the
     /// first ``maximumWords`` of them, and how many more there were.
     static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int) {
-        let typed = typedDiacritics ? try? Folder(TokenizerInstance.Analyzer.typedProfile(folder.profile)) : nil
+        // ASCII has no diacritic to keep: no typed folder to make.
+        let typed = typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 })
+            ? try? Folder(TokenizerInstance.Analyzer.typedProfile(folder.profile)) : nil
         var phrases: [[[UInt8]]] = []
         var lastEnd = -1, used = 0, ignored = 0
         var bytes = Array(input.utf8)

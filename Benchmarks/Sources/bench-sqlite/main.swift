@@ -1,5 +1,6 @@
-// bench-sqlite: 1,000,000 titles in FTS5 with the `fold` tokenizer, `unicode61
-// remove_diacritics 2` and `trigram`, in one run (issue 13).
+// bench-sqlite: 1,000,000 titles in FTS5 with the `fold` tokenizer (plain and with
+// `typed_diacritics`), `unicode61 remove_diacritics 2` and `trigram`, in one run (issues 13 and
+// 28); then the fold() SQL function against lower() over the same titles.
 //
 //   swift build -c release --product bench-sqlite && .build/release/bench-sqlite [--titles N] [--reps 5]
 //
@@ -35,7 +36,7 @@ final class DB {
         var db: OpaquePointer? = nil
         precondition(sqlite3_open(path, &db) == SQLITE_OK)
         handle = db!
-        try! FoldSQLite.registerTokenizer(on: handle)
+        try! FoldSQLite.register(on: handle)
     }
     deinit { sqlite3_close_v2(handle) }
     func exec(_ sql: String) {
@@ -75,7 +76,7 @@ let corpora = try Corpus.names.map { try Corpus.load($0) }
 let titles = makeTitles(count: titleCount, seed: 1, corpora: corpora)
 let folder = try Folder(.search)
 let queries = ["creme brulee", "lodz", "strasse", "smorrebrod", "ecole normale", "relationship", "eichhornchen"]
-let tokenizers = [("fold", "fold"), ("unicode61", "unicode61 remove_diacritics 2"), ("trigram", "trigram")]
+let tokenizers = [("fold", "fold"), ("fold+typed", "fold search typed_diacritics"), ("unicode61", "unicode61 remove_diacritics 2"), ("trigram", "trigram")]
 let directory = NSTemporaryDirectory() + "bench-sqlite-\(getpid())"
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -83,6 +84,7 @@ defer { try? FileManager.default.removeItem(atPath: directory) }
 func matchExpression(_ tokenizer: String, _ typed: String) -> String? {
     switch tokenizer {
     case "fold": return FoldQuery.match(typed, folder: folder)
+    case "fold+typed": return FoldQuery.match(typed, folder: folder, typedDiacritics: true)
     case "trigram": return "\"" + typed.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     default:
         let words = typed.split(separator: " ").map { "\"" + $0 + "\"" }
@@ -157,4 +159,38 @@ for q in queries {
     let only = f.subtracting(u).sorted()
     let examples = only.prefix(3).map { "`" + titles[Int($0) - 1] + "`" }.joined(separator: "; ")
     print("| \(q) | \(f.count) | \(u.count) | \(only.count) | \(examples) |")
+}
+
+// The SQL function: fold(title) over every title against SQLite's lower(title), alternating,
+// best of 3 each, in one table of the same titles.
+print("\n#### The fold() SQL function against lower(), \(titleCount) titles\n")
+let plain = DB(directory + "/plain.db")
+plain.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; CREATE TABLE p (title TEXT)")
+plain.exec("BEGIN")
+let add = plain.prepare("INSERT INTO p VALUES (?1)")
+var titleBytes = 0
+for title in titles {
+    titleBytes += title.utf8.count
+    sqlite3_bind_text(add, 1, title, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+    precondition(sqlite3_step(add) == SQLITE_DONE)
+    sqlite3_reset(add)
+}
+sqlite3_finalize(add)
+plain.exec("COMMIT")
+var best: [String: Double] = [:]
+for _ in 0..<3 {
+    for function in ["fold", "lower"] {
+        let s = plain.prepare("SELECT sum(length(\(function)(title))) FROM p")
+        let t = clock.now
+        precondition(sqlite3_step(s) == SQLITE_ROW)
+        let elapsed = ms(clock.now - t)
+        sqlite3_finalize(s)
+        best[function] = min(best[function] ?? .infinity, elapsed)
+    }
+}
+print("| function | time | MB/s of titles |")
+print("|---|---:|---:|")
+for function in ["fold", "lower"] {
+    let t = best[function]!
+    print("| \(function)(title) | \(String(format: "%.0f ms (%.2f× lower)", t, t / best["lower"]!)) | \(String(format: "%.0f", Double(titleBytes) / 1e6 / (t / 1000))) |")
 }
