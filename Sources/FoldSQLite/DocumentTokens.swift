@@ -13,8 +13,22 @@ enum DocumentTokens {
     }
 
     /// The same, through a tokenizer the caller keeps (its buffers serve the next text too).
+    /// Valid text (nearly every row) is read once: the tokenizer validates as it folds and
+    /// throws before it hands out any token, so only a text with a bad byte is read again,
+    /// stretch by stretch (each stretch validated first, so the work stays linear however
+    /// many bad bytes there are).
     static func forEach(in text: UnsafeBufferPointer<UInt8>, tokenizer: inout Tokenizer,
                         _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Bool) {
+        do {
+            try tokenizer.forEachToken(inUTF8: text) { folded, original in
+                if !body(folded, original.lowerBound, original.upperBound) { throw Stopped() }
+            }
+            return
+        } catch is Stopped {
+            return
+        } catch {
+            // InvalidUTF8Error, before any token: the stretches between the bad bytes below.
+        }
         var start = 0
         while start < text.count {
             let rest = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start...]))

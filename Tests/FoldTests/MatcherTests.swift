@@ -2,6 +2,25 @@
 import Testing
 
 @Suite struct MatcherTests {
+    /// Every typed option is honoured for every preset and tailoring: the typed folder is made
+    /// (Matcher stops rather than drop an option it could not honour; this is why it never has
+    /// to), and it keeps what the option says to keep.
+    @Test func typedOptionsAreHonouredForEveryProfile() throws {
+        for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
+            let folder = try Folder(profile)
+            for options in [Matcher.Options.respectsTypedDiacritics, .respectsTypedCase, [.respectsTypedDiacritics, .respectsTypedCase]] {
+                let matcher = Matcher("É", folder: folder, options: options)
+                let typed = try #require(matcher.typedFolder, "\(profile.name) \(options)")
+                if options.contains(.respectsTypedCase) && profile.foldsCase {
+                    #expect(typed.fold("A") == "A", "\(profile.name)")
+                }
+                if options.contains(.respectsTypedDiacritics) && profile.removesMarks {
+                    #expect(typed.fold("é").unicodeScalars.count >= 1 && typed.fold("é") != folder.fold("é"), "\(profile.name)")
+                }
+            }
+        }
+    }
+
     let folder = try! Folder(.search)
 
     func found(_ query: String, in text: String, mode: Matcher.Mode = .substring, options: Matcher.Options = []) -> [String] {

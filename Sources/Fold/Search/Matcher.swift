@@ -80,7 +80,18 @@ public struct Matcher: Sendable {
         }
         if options.contains(.respectsTypedCase) { typed.foldsCase = false }
         typed.name += "-typed"
-        typedFolder = options.isEmpty ? nil : (try? Folder(typed))
+        if options.isEmpty {
+            typedFolder = nil
+        } else {
+            // `typed` is `folder.profile` with steps turned off: its folder probes a subset of
+            // the ICU services `folder` already probed successfully (the same decomposition and
+            // case folding, no Latin-ASCII), so making it cannot fail. Were it ever to, the
+            // option would be silently dropped: stop instead. Tested for every preset and
+            // tailoring with each option.
+            do { typedFolder = try Folder(typed) } catch {
+                preconditionFailure("Matcher: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did: \(error)")
+            }
+        }
     }
 
     // MARK: One text
