@@ -48,7 +48,8 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
         guard let match = FoldQuery.match(query, folder: index.folder, prefixLast: true, typedDiacritics: index.typedDiacritics) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
-        let highlighter = Matcher(query, folder: index.folder, mode: .wordPrefixes(.anyOrder))
+        // The words the search used (its first FoldQuery.maximumWords), no more.
+        let highlighter = Matcher(String(FoldQuery.usedText(of: query, folder: index.folder)), folder: index.folder, mode: .wordPrefixes(.anyOrder))
         return try lock.withLock {
             try interruptible {
                 let table = quoted(index.table), shown = quoted(index.columns[column])

@@ -44,19 +44,29 @@ public enum FoldQuery {
         words(of: input, folder: folder).ignored
     }
 
+    /// What of `input` a search uses: up to the end of its ``maximumWords``th word (all of it
+    /// when it has no more), for what marks matches (`Matcher`) to take no more than the search.
+    static func usedText(of input: String, folder: Folder) -> Substring {
+        let end = words(of: input, folder: folder).usedEnd
+        let utf8 = input.utf8
+        return Substring(utf8[utf8.startIndex..<utf8.index(utf8.startIndex, offsetBy: end)])
+    }
+
     /// The folded words of `input` grouped into phrases (words that touch in the input), the
-    /// first ``maximumWords`` of them, and how many more there were.
-    static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int) {
+    /// first ``maximumWords`` of them, how many more there were, and where the last word used
+    /// ends in `input` (its byte count when none was left out).
+    static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int, usedEnd: Int) {
         // ASCII has no diacritic to keep: no typed folder to make.
         let typed = typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 })
             ? try? Folder(TokenizerInstance.Analyzer.typedProfile(folder.profile)) : nil
         var phrases: [[[UInt8]]] = []
-        var lastEnd = -1, used = 0, ignored = 0
+        var lastEnd = -1, used = 0, ignored = 0, usedEnd = input.utf8.count
         var bytes = Array(input.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             let text = UnsafeBufferPointer(buffer)
             DocumentTokens.forEach(in: text, folder: folder) { folded, start, end in
                 guard used < maximumWords else {
+                    if ignored == 0 { usedEnd = max(0, lastEnd) }
                     ignored += 1
                     return true
                 }
@@ -75,6 +85,6 @@ public enum FoldQuery {
                 return true
             }
         }
-        return (phrases, ignored)
+        return (phrases, ignored, usedEnd)
     }
 }

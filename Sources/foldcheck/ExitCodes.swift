@@ -33,7 +33,7 @@ func failure(for error: FoldSQLiteError) -> Failure {
     case 11, 26:  // SQLITE_CORRUPT, SQLITE_NOTADB
         return Failure(message: "foldcheck: the database is damaged or is not an SQLite database: \(error.message)", code: Exit.dataError)
     case 14:  // SQLITE_CANTOPEN
-        return Failure(message: "foldcheck: \(error.message)", code: Exit.noInput)
+        return Failure(message: "foldcheck: \(error.message) (its directory must exist, and be writable: SQLite keeps its journal, or a WAL database's -wal and -shm files, beside it)", code: Exit.noInput)
     case 8, 3, 23:  // SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH
         return Failure(message: "foldcheck: the database cannot be written: \(error.message)", code: Exit.noPermission)
     default:

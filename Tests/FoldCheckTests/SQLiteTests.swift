@@ -290,7 +290,7 @@ func titles(_ lines: Int) -> Data {
     }
 
     /// A full disk during a rebuild and during an append exits 74 and leaves the database as it
-    /// was. The disk is a 4 MB tmpfs mounted in a private mount namespace (unshare -m, as root).
+    /// was; a read-only one exits 77 and still answers searches. The disk is a 4 MB tmpfs mounted in a private mount namespace (unshare -m, as root).
     @Test(.enabled(if: canMountTmpfs, "mounting a small tmpfs in a private mount namespace needs root and CAP_SYS_ADMIN"))
     func aFullDiskChangesNothing() throws {
         try withTemporaryDirectory { dir in
@@ -310,6 +310,10 @@ func titles(_ lines: Int) -> Data {
                 rm "$1/disk/filler"
                 "$0" search "$1/disk/f.db" lodz --color never --limit 1; echo "search $?"
                 cp "$1/disk/f.db"* "$1/"
+                sqlite3 "$1/disk/f.db" "PRAGMA journal_mode = DELETE" > /dev/null
+                mount -o remount,ro "$1/disk"
+                printf 'x\\n' | "$0" index "$1/disk/f.db" --append 2>"$1/readonly.err"; echo "read-only $?"
+                "$0" search "$1/disk/f.db" lodz --color never --limit 1; echo "search $?"
                 """
             try FileManager.default.createDirectory(at: dir.appendingPathComponent("disk"), withIntermediateDirectories: true)
             let process = Process()
@@ -322,7 +326,9 @@ func titles(_ lines: Int) -> Data {
             process.waitUntilExit()
             let appendErr = (try? String(contentsOf: dir.appendingPathComponent("append.err"), encoding: .utf8)) ?? ""
             let rebuildErr = (try? String(contentsOf: dir.appendingPathComponent("rebuild.err"), encoding: .utf8)) ?? ""
-            #expect(text == "append 74\nrebuild 74\nStraße in [Łódź] 0\nsearch 0\n", "\(text) \(appendErr) \(rebuildErr)")
+            let readOnlyErr = (try? String(contentsOf: dir.appendingPathComponent("readonly.err"), encoding: .utf8)) ?? ""
+            #expect(text == "append 74\nrebuild 74\nStraße in [Łódź] 0\nsearch 0\nread-only 77\nStraße in [Łódź] 0\nsearch 0\n", "\(text) \(appendErr) \(rebuildErr) \(readOnlyErr)")
+            #expect(readOnlyErr.hasPrefix("foldcheck: the database cannot be written"), "\(readOnlyErr)")
             #expect(appendErr.hasPrefix("foldcheck: the disk is full"), "\(appendErr)")
             #expect(rebuildErr.contains("foldcheck: the disk is full"), "\(rebuildErr)")
             let copy = dir.appendingPathComponent("f.db").path

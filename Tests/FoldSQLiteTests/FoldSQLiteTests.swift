@@ -67,8 +67,6 @@ let packageRoot: String = {
     /// scalar boundaries, each the fold of its source, and the same as folding whole text.
     @Test func tokensAreInBoundsMonotoneAndWhole() throws {
         let folder = try Folder()
-        var rng = SystemRandomNumberGenerator()
-        _ = rng
         var seed: UInt64 = 0x5EED
         func next() -> UInt64 { seed &+= 0x9E37_79B9_7F4A_7C15; var z = seed; z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9; return z ^ (z >> 27) }
         let pieces: [[UInt8]] = ["Crème", " ", "ß", "ﬁ", "e\u{301}", "Łódź", "l'été", "3.14", "東京", "\u{FDFA}", "-", "ǅ"].map { Array($0.utf8) } + [[0xFF], [0xE2, 0x82], [0x80]]
@@ -537,5 +535,20 @@ let extensionPath = packageRoot + "/.build/release/libFoldSQLiteExtension.so"
         let reopened = try #require(try FoldFTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")))
         #expect(reopened.typedDiacritics)
         #expect(try reopened.needsRebuild() == false)
+    }
+}
+
+@Suite struct QueryCapTests {
+    /// A query's words past FoldQuery.maximumWords are left out of the MATCH, of the count of
+    /// ignored words and of what FTSIndexSource marks with.
+    @Test func wordsPastTheCapAreIgnoredEverywhere() throws {
+        let folder = try Folder(.search)
+        let query = (1...70).map { "w\($0)" }.joined(separator: " ")
+        #expect(FoldQuery.ignoredWordCount(in: query, folder: folder) == 6)
+        #expect(FoldQuery.usedText(of: query, folder: folder) == (1...64).map { "w\($0)" }.joined(separator: " "))
+        let match = try #require(FoldQuery.match(query, folder: folder))
+        #expect(match.hasSuffix("\"w64\"*") && !match.contains("w65"))
+        #expect(FoldQuery.usedText(of: "short query", folder: folder) == "short query")
+        #expect(FoldQuery.ignoredWordCount(in: "short query", folder: folder) == 0)
     }
 }
