@@ -1,8 +1,10 @@
 # Fold: the two set-up commands are `make run` and `make test` (see README.md).
 SWIFT ?= swift
 # Tests run in release mode (the per-code-point checks fold every code point of Unicode several
-# times) with testability enabled for @testable imports.
-TEST_FLAGS = -c release -Xswiftc -enable-testing
+# times) with testability enabled for @testable imports, in a build folder of their own, so that
+# `make run` (.build) and `make test` (.build-test) never rebuild each other's Fold. Swift
+# Testing only: no empty XCTest run.
+TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
 .PHONY: deps run build sqlite-extension test test-integrations tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
@@ -40,13 +42,13 @@ sqlite-extension: deps
 test: deps
 	@./Scripts/ensure-apsw.sh
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
-	$(SWIFT) test --skip-build $(TEST_FLAGS)
+	$(SWIFT) test --skip-build --disable-xctest $(TEST_FLAGS)
 	$(MAKE) --no-print-directory test-integrations
 
 # Fold with the SQLite wrappers apps use (Integrations/, its own package): sqlite-nio's bundled
 # SQLite through FoldSQLiteNIO, and the README's GRDB example.
 test-integrations: deps
-	cd Integrations && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build
+	cd Integrations && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build --disable-xctest
 
 # Benchmarks live in their own package (Benchmarks/), so `make test` never builds them.
 corpora:
@@ -129,4 +131,4 @@ vectors: build
 	.build/release/foldcheck vectors TestVectors/*.tsv
 
 clean:
-	rm -rf .build .build-tsan .build-apsw Benchmarks/.build Fuzz/.build Integrations/.build
+	rm -rf .build .build-test .build-tsan .build-apsw Benchmarks/.build Fuzz/.build Integrations/.build

@@ -38,7 +38,7 @@ struct LineFolding {
 
     static func invalidUTF8(line: Int, offset: Int, lineStart: Int, inputName: String) -> Failure {
         Failure(
-            message: "foldcheck: invalid UTF-8 on line \(line) at byte \(offset + 1) of the line (byte offset \(lineStart + offset) of \(inputName)); use --replace-invalid to replace it with U+FFFD",
+            message: "foldcheck: invalid UTF-8 on line \(line) at byte offset \(offset) of the line (byte offset \(lineStart + offset) of \(inputName)); use --replace-invalid to replace it with U+FFFD",
             code: Exit.dataError)
     }
 }

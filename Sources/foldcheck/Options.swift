@@ -67,12 +67,12 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .long, help: "Replace invalid UTF-8 in the input with U+FFFD instead of failing.")
     var replaceInvalid = false
 
-    @Option(name: .long, help: ArgumentHelp("Refuse input lines longer than this many bytes.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Refuse input lines longer than this many bytes (at least 1).", valueName: "n"))
     var maxLineBytes: Int?
 
     func validate() throws {
         if let maxLineBytes, maxLineBytes < 1 {
-            throw ValidationError("--max-line-bytes must be at least 1")
+            throw ValidationError("--max-line-bytes must be at least 1; got \(maxLineBytes)")
         }
     }
 }

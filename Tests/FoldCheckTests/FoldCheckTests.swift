@@ -116,7 +116,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         let r = try foldcheck(["--jobs", jobs], stdin: Data([0x6F, 0x6B, 0x0A, 0x61, 0x62, 0xC3, 0x28, 0x0A, 0x7A, 0x0A]))
         #expect(r.status == 65)
         #expect(r.out == "ok\n")
-        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 3 of the line (byte offset 5 of the input); use --replace-invalid to replace it with U+FFFD\n")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte offset 2 of the line (byte offset 5 of the input); use --replace-invalid to replace it with U+FFFD\n")
     }
 
     @Test(arguments: ["1", "2"])
@@ -174,7 +174,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         bytes += [0xFF, 0x0A]
         let one = try foldcheck(["--jobs", "1"], stdin: Data(bytes))
         #expect(one.status == 65)
-        #expect(one.stderr == "foldcheck: invalid UTF-8 on line 200001 at byte 2 of the line (byte offset \(lineStart + 1) of the input); use --replace-invalid to replace it with U+FFFD\n")
+        #expect(one.stderr == "foldcheck: invalid UTF-8 on line 200001 at byte offset 1 of the line (byte offset \(lineStart + 1) of the input); use --replace-invalid to replace it with U+FFFD\n")
         #expect(one.stdout.count > 4_000_000)
         #expect(one.stdout.suffix(20) == Data("199999: creme brulee\n".utf8).suffix(20))
         let four = try foldcheck(["--jobs", "4"], stdin: Data(bytes))
@@ -353,7 +353,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
             // Invalid UTF-8 names the file, its line and offset.
             try Data([0x6F, 0x6B, 0x0A, 0x61, 0xFF, 0x0A]).write(to: a)
             try expectRun(["find", "ok", a.path], stdout: "[ok]\n",
-                          stderr: "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 4 of \(a.path)); use --replace-invalid to replace it with U+FFFD\n", status: 65)
+                          stderr: "foldcheck: invalid UTF-8 on line 2 at byte offset 1 of the line (byte offset 4 of \(a.path)); use --replace-invalid to replace it with U+FFFD\n", status: 65)
             try expectRun(["find", "a", "--replace-invalid", a.path], stdout: "[a]\u{FFFD}\n")
         }
     }
@@ -372,7 +372,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
                           stderr: "foldcheck: cannot open \(missing): No such file or directory\n", status: 66)
             try Data([0x6F, 0x6B, 0x0A, 0x61, 0xFF, 0x0A]).write(to: a)
             try expectRun(["--jobs", "1", "-f", a.path], stdout: "ok\n",
-                          stderr: "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 4 of \(a.path)); use --replace-invalid to replace it with U+FFFD\n", status: 65)
+                          stderr: "foldcheck: invalid UTF-8 on line 2 at byte offset 1 of the line (byte offset 4 of \(a.path)); use --replace-invalid to replace it with U+FFFD\n", status: 65)
             try expectRun(["x", "-f", a.path], stdout: "",
                           stderr: "foldcheck: give TEXT arguments or --file inputs, not both (see foldcheck --help)\n", status: 64)
         }
@@ -471,7 +471,7 @@ func withTemporaryDirectory<R>(_ body: (URL) throws -> R) throws -> R {
         let r = try foldcheck(["tokens"], stdin: Data([0x61, 0x0A, 0x62, 0xFF]))
         #expect(r.status == 65)
         #expect(r.out == "a\t0\t1\ta\n")
-        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 2 of the line (byte offset 3 of the input); use --replace-invalid to replace it with U+FFFD\n", "\(r.stderr)")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 2 at byte offset 1 of the line (byte offset 3 of the input); use --replace-invalid to replace it with U+FFFD\n", "\(r.stderr)")
     }
 
     /// Asked to, tokens reads invalid bytes as U+FFFD (no token) and keeps input offsets; a

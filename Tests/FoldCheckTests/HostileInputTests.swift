@@ -128,7 +128,7 @@ import Testing
         bytes = [UInt8](repeating: 0x61, count: size - 1) + [0xE2, 0x82]
         let r = try foldcheck([], stdin: Data(bytes))
         #expect(r.status == 65)
-        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 1 at byte \(size) of the line (byte offset \(size - 1) of the input); use --replace-invalid to replace it with U+FFFD\n", "\(r.stderr)")
+        #expect(r.stderr == "foldcheck: invalid UTF-8 on line 1 at byte offset \(size - 1) of the line (byte offset \(size - 1) of the input); use --replace-invalid to replace it with U+FFFD\n", "\(r.stderr)")
         // A "\r" at the very end of a full buffer, then "\n": one \r\n ending.
         bytes = [0x0A] + [UInt8](repeating: 0x41, count: size - 2) + [0x0D, 0x0A, 0x42]
         #expect(try foldcheck(["--jobs", "1"], stdin: Data(bytes)).stdout == Data([0x0A] + [UInt8](repeating: 0x61, count: size - 2) + [0x0D, 0x0A, 0x62]))

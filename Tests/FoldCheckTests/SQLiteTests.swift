@@ -40,7 +40,8 @@ final class LockHolder: @unchecked Sendable {
 
 /// Runs the sqlite3 shell on `database` with Fold's extension loaded; its stdout.
 func sqliteShell(_ database: String, _ sql: String) throws -> (status: Int32, out: String, err: String) {
-    let library = packageRoot.appendingPathComponent(".build/release/libFoldSQLiteExtension.so").path
+    // Built beside foldcheck (make test: .build-test/release).
+    let library = foldcheckURL.deletingLastPathComponent().appendingPathComponent("libFoldSQLiteExtension.so").path
     let shell = Process()
     shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     shell.arguments = ["sqlite3", database]
@@ -127,7 +128,7 @@ func titles(_ lines: Int) -> Data {
             #expect(!FileManager.default.fileExists(atPath: db))
             let bad = try foldcheck(["index", db], stdin: Data([0x6F, 0x6B, 0x0A, 0x62, 0x61, 0x64, 0xFF, 0x0A]))
             #expect(bad.status == 65)
-            #expect(bad.stderr == "foldcheck: invalid UTF-8 on line 2 at byte 4 of the line (byte offset 6 of the input); use --replace-invalid to replace it with U+FFFD\n")
+            #expect(bad.stderr == "foldcheck: invalid UTF-8 on line 2 at byte offset 3 of the line (byte offset 6 of the input); use --replace-invalid to replace it with U+FFFD\n")
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "a failed first run leaves no database")
             #expect(try foldcheck(["index", db], stdin: Data("Łódź\n".utf8)).status == 0)
             #expect(try foldcheck(["index", db, "--append", missing]).status == 66)
@@ -353,6 +354,35 @@ func titles(_ lines: Int) -> Data {
             let long = try foldcheck(["search", db, Array(repeating: "lodz", count: 70).joined(separator: " ")])
             #expect(long.status == 0)
             #expect(long.stderr == "foldcheck: the query has more than 64 words; the last 6 are ignored\n")
+        }
+    }
+}
+
+@Suite struct OptionTests {
+    /// Numeric options take negative values as values and reject them naming the option and its
+    /// range (not ArgumentParser's "Missing value").
+    @Test func numericOptionsNameTheirRange() throws {
+        try expectRun(["search", "x.db", "q", "--limit", "-1"], stdout: "",
+                      stderr: "foldcheck: --limit must be at least 1; got -1 (see foldcheck --help)\n", status: 64)
+        try expectRun(["--jobs", "-2"], stdout: "",
+                      stderr: "foldcheck: --jobs must be between 1 and 256; got -2 (see foldcheck --help)\n", status: 64)
+        try expectRun(["--jobs", "100000"], stdout: "",
+                      stderr: "foldcheck: --jobs must be between 1 and 256; got 100000 (see foldcheck --help)\n", status: 64)
+        try expectRun(["--max-line-bytes", "0"], stdout: "",
+                      stderr: "foldcheck: --max-line-bytes must be at least 1; got 0 (see foldcheck --help)\n", status: 64)
+        try expectRun(["index", "x.db", "--busy-timeout", "-5"], stdout: "",
+                      stderr: "foldcheck: --busy-timeout must be between 0 and 86400 seconds; got -5.0 (see foldcheck --help)\n", status: 64)
+    }
+
+    /// A TEXT argument that names a file is still folded as text, with a hint on stderr.
+    @Test func aTextThatNamesAFileSaysHowToFoldTheFile() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("Names.txt")
+            try "Łódź\n".write(to: file, atomically: true, encoding: .utf8)
+            try expectRun([file.path], stdout: file.path.lowercased() + "\n",
+                          stderr: "foldcheck: folded the text \"\(file.path)\"; to fold the lines of the file \(file.path), use --file \(file.path) (or foldcheck < \(file.path))\n")
+            try expectRun(["--file", file.path], stdout: "lodz\n")
+            try expectRun(["Crème"], stdout: "creme\n")
         }
     }
 }

@@ -133,7 +133,7 @@ let packageRoot: String = {
     }
 
     @Test func theExtensionLoadsInTheSQLite3Shell() throws {
-        let library = packageRoot + "/.build/release/libFoldSQLiteExtension.so"
+        let library = extensionPath
         #expect(FileManager.default.fileExists(atPath: library), "build it with make sqlite-extension (make test builds it)")
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -299,7 +299,7 @@ final class IndexBox: @unchecked Sendable {
     /// extension again, with idle threads running, survives: Debian's python3, three rounds.
     /// Without `-z nodelete` this crashed with SIGSEGV in the Swift runtime.
     @Test func theExtensionSurvivesBeingUnloadedAndLoadedAgain() throws {
-        let library = packageRoot + "/.build/release/libFoldSQLiteExtension.so"
+        let library = extensionPath
         #expect(FileManager.default.fileExists(atPath: library), "build it with make sqlite-extension (make test builds it)")
         let python = Process()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -417,7 +417,12 @@ func shell(_ command: String) throws -> (status: Int32, out: String, err: String
 /// Whether this process may make a private mount namespace (root, and a container that allows it).
 let canMakeMountNamespace: Bool = getuid() == 0 && (try? shell("unshare -m true").status) == 0
 
-let extensionPath = packageRoot + "/.build/release/libFoldSQLiteExtension.so"
+/// The loadable extension built beside this test bundle (`make test` builds both in
+/// .build-test/release).
+let extensionPath: String = {
+    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("libFoldSQLiteExtension.so").path
+    return FileManager.default.fileExists(atPath: beside) ? beside : packageRoot + "/.build/release/libFoldSQLiteExtension.so"
+}()
 
 @Suite struct ExtensionHostTests {
     /// The extension carries the Swift runtime: with the toolchain's runtime directory hidden (an

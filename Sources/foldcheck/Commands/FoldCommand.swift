@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import Fold
 
@@ -22,10 +27,12 @@ struct FoldCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var input: InputOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Fold stdin in blocks of whole lines on this many threads; the output is the same bytes. (default: the number of cores)",
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Fold stdin in blocks of whole lines on this many threads (1 to \(Self.maximumJobs)); the output is the same bytes. (default: the number of cores)",
         valueName: "n"))
     var jobs: Int?
+
+    static let maximumJobs = 256
 
     @Option(name: [.customShort("f"), .long], help: ArgumentHelp(
         "Fold this file line by line (repeatable, folded in order; - is stdin).", valueName: "path"))
@@ -35,7 +42,7 @@ struct FoldCommand: ParsableCommand {
     var text: [String] = []
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let jobs, !(1...Self.maximumJobs).contains(jobs) { throw ValidationError("--jobs must be between 1 and \(Self.maximumJobs); got \(jobs)") }
         if !text.isEmpty && !file.isEmpty { throw ValidationError("give TEXT arguments or --file inputs, not both") }
     }
 
@@ -43,7 +50,13 @@ struct FoldCommand: ParsableCommand {
         try runWithOutput { out in
             let folder = try profile.folder()
             if !text.isEmpty {
-                for t in text { try out.write(folder.fold(t) + "\n") }
+                for t in text {
+                    try out.write(folder.fold(t) + "\n")
+                    // `foldcheck names.txt` folds the words "names.txt": say how to fold the file.
+                    if isRegularFile(t) {
+                        writeError("foldcheck: folded the text \"\(t)\"; to fold the lines of the file \(t), use --file \(t) (or foldcheck < \(t))")
+                    }
+                }
                 return Exit.ok
             }
             let jobs = self.jobs ?? ParallelFold.cores
@@ -61,4 +74,11 @@ struct FoldCommand: ParsableCommand {
             return Exit.ok
         }
     }
+}
+
+/// Whether `path` names an existing regular file.
+func isRegularFile(_ path: String) -> Bool {
+    guard !path.isEmpty, !path.contains("\n") else { return false }
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
 }

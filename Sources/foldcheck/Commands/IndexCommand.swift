@@ -158,13 +158,13 @@ struct IndexCommand: ParsableCommand {
 
 /// How foldcheck's SQLite connections wait for another connection's lock.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Wait this long for another connection's lock before failing (exit 75).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Wait this long for another connection's lock before failing (exit 75); 0 to 86400.", valueName: "seconds"))
     var busyTimeout: Double = 5
 
     var timeout: Duration { .milliseconds(Int64((busyTimeout * 1000).rounded())) }
 
     func validate() throws {
-        if !(busyTimeout >= 0 && busyTimeout <= 86_400) { throw ValidationError("--busy-timeout must be between 0 and 86400 seconds") }
+        if !(busyTimeout >= 0 && busyTimeout <= 86_400) { throw ValidationError("--busy-timeout must be between 0 and 86400 seconds; got \(busyTimeout)") }
     }
 }
 
@@ -200,7 +200,7 @@ struct SearchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The table of lines given to `foldcheck index`.", valueName: "name"))
     var table = "lines"
 
-    @Option(name: .long, help: ArgumentHelp("At most this many lines.", valueName: "n"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("At most this many lines (at least 1).", valueName: "n"))
     var limit = 20
 
     @Flag(name: .long, help: "Print long lines whole instead of a window around their first match.")
@@ -212,7 +212,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
-        if limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if limit < 1 { throw ValidationError("--limit must be at least 1; got \(limit)") }
     }
 
     func run() throws {

@@ -57,9 +57,7 @@ struct TokensCommand: ParsableCommand {
                 do {
                     try write(line)
                 } catch let error as InvalidUTF8Error {
-                    throw Failure(
-                        message: "foldcheck: invalid UTF-8 on line \(piece.lineNumber) at byte \(error.byteOffset + 1) of the line (byte offset \(piece.lineStart + error.byteOffset) of \(reader.input.name)); use --replace-invalid to replace it with U+FFFD",
-                        code: Exit.dataError)
+                    throw LineFolding.invalidUTF8(line: piece.lineNumber, offset: error.byteOffset, lineStart: piece.lineStart, inputName: reader.input.name)
                 }
             }
             return Exit.ok
