@@ -386,3 +386,22 @@ func titles(_ lines: Int) -> Data {
         }
     }
 }
+
+@Suite struct HelpExampleTests {
+    /// Every help example fits on its line at 80 columns: none is wrapped inside its quotes.
+    @Test(arguments: FoldCheckTests.helpCommands)
+    func examplesAreNotWrapped(command: [String]) throws {
+        let help = try foldcheck(command + ["--help"]).out
+        // "Example:" for one, "Examples:" for more.
+        guard let examples = help.components(separatedBy: "Example:\n").dropFirst().first
+                ?? help.components(separatedBy: "Examples:\n").dropFirst().first else {
+            Issue.record("\(command) help has no examples")
+            return
+        }
+        for line in examples.split(separator: "\n", omittingEmptySubsequences: false).prefix(while: { !$0.isEmpty }) {
+            // A wrapped example goes on at the left margin; an example (or its output) keeps
+            // the two spaces of indentation.
+            #expect(line.hasPrefix("  ") && line.count <= 80, "\(command): \(line)")
+        }
+    }
+}

@@ -33,7 +33,7 @@ struct IndexCommand: ParsableCommand {
             Examples:
               foldcheck index titles.db titles.txt
               cat more.txt | foldcheck index titles.db --append
-              foldcheck index titles.db --profile ascii < /dev/null     # refold, add nothing
+              foldcheck index titles.db --profile ascii < /dev/null  # refold only
               foldcheck search titles.db "creme bru"
             """
     )
