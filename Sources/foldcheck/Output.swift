@@ -70,6 +70,86 @@ final class Output {
         count += 1
     }
 
+    /// Writes a non-negative integer in decimal, without making a `String`.
+    @inline(__always)
+    func write(decimal value: Int) throws {
+        if value < 10 { return try write(byte: 0x30 &+ UInt8(truncatingIfNeeded: max(0, value))) }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes: any Int in decimal
+        try withUnsafeMutableBytes(of: &digits) { buffer in
+            var n = UInt(bitPattern: max(0, value)), at = buffer.count
+            while n > 0 {
+                at -= 1
+                buffer[at] = 0x30 &+ UInt8(truncatingIfNeeded: n % 10)
+                n /= 10
+            }
+            try write(UnsafeRawBufferPointer(rebasing: buffer[at...]))
+        }
+    }
+
+    /// Writes one line of `foldcheck tokens`, `folded<TAB>start<TAB>end<TAB>original\n`, with one
+    /// check for room (a token's line is written whole into the buffer).
+    @inline(__always)
+    func writeTokenLine(_ folded: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ original: UnsafeRawBufferPointer) throws {
+        let n = folded.count + original.count + 2 * 20 + 4
+        if count + n > capacity {
+            try makeRoom(n)
+            // Larger than the buffer itself (a token of a huge line): the plain writes.
+            if count + n > capacity {
+                try write(folded); try write(byte: 0x09); try write(decimal: start); try write(byte: 0x09)
+                try write(decimal: end); try write(byte: 0x09); try write(original); try write(byte: 0x0A)
+                return
+            }
+        }
+        var p = base + count
+        Self.copy(folded, to: p)
+        p += folded.count
+        p.storeBytes(of: 0x09, as: UInt8.self)
+        p = Self.storeDecimal(start, at: p + 1)
+        p.storeBytes(of: 0x09, as: UInt8.self)
+        p = Self.storeDecimal(end, at: p + 1)
+        p.storeBytes(of: 0x09, as: UInt8.self)
+        p += 1
+        Self.copy(original, to: p)
+        p += original.count
+        p.storeBytes(of: 0x0A, as: UInt8.self)
+        count = base.distance(to: p) + 1
+    }
+
+    /// Copies `bytes` to `p`: a word's few bytes one by one (a call to memcpy costs more than
+    /// the copy), longer ones with memcpy.
+    @inline(__always)
+    private static func copy(_ bytes: UnsafeRawBufferPointer, to p: UnsafeMutableRawPointer) {
+        guard let source = bytes.baseAddress else { return }
+        if bytes.count <= 16 {
+            for k in 0..<bytes.count { p.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+        } else {
+            memcpy(p, source, bytes.count)
+        }
+    }
+
+    /// Takes back the last `n` bytes written, which must still be in the buffer (written since
+    /// the last flush: a byte written right before is).
+    func takeBack(_ n: Int) {
+        precondition(n <= count, "Output.takeBack: those bytes were flushed")
+        count -= n
+    }
+
+    /// Stores a non-negative integer's decimal digits at `p` (at most 20); returns the end.
+    @inline(__always)
+    private static func storeDecimal(_ value: Int, at p: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        var n = UInt(bitPattern: max(0, value))
+        var digits = 1
+        var rest = n / 10
+        while rest > 0 { digits += 1; rest /= 10 }
+        var q = p + digits
+        repeat {
+            q -= 1
+            q.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: n % 10), as: UInt8.self)
+            n /= 10
+        } while n > 0
+        return p + digits
+    }
+
     func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }

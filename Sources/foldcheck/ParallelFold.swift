@@ -6,15 +6,26 @@ import Darwin
 import Dispatch
 import Fold
 
-/// `fold --jobs N`: whole lines are gathered into blocks of about `blockBytes`, each block is
-/// folded on its own thread, and the results are written in input order, so the output is the
-/// same bytes as with one job. At most `2 × N` blocks are in flight, so memory stays bounded.
-/// A line longer than the reader's buffer is folded on the calling thread, in order, through
-/// the streaming folder, after every block before it is written. The first error in input
-/// order is the one reported, after the output of every line before it.
-struct ParallelFold {
-    let folder: Folder
-    let replacingInvalid: Bool
+/// What `fold` and `tokens` do to each line of their input, one line (or piece of a long line)
+/// at a time, into an ``Output``.
+protocol LineWork: SendableMetatype {
+    mutating func process(_ piece: LinePiece, into out: Output) throws
+}
+
+extension LineFolding: LineWork {
+    mutating func process(_ piece: LinePiece, into out: Output) throws { try fold(piece, into: out) }
+}
+
+/// `fold --jobs N` and `tokens --jobs N`: whole lines are gathered into blocks of about
+/// `blockBytes`, each block is processed on its own thread (by a ``LineWork`` of its own), and
+/// the results are written in input order, so the output is the same bytes as with one job. At
+/// most `2 × N` blocks are in flight, so memory stays bounded. A line longer than the reader's
+/// buffer is processed on the calling thread, in order, after every block before it is
+/// written. The first error in input order is the one reported, after the output of every line
+/// before it.
+struct ParallelLines<Work: LineWork> {
+    /// Makes the work for one block (or for the long lines on the calling thread).
+    let makeWork: @Sendable () -> Work
     let jobs: Int
     var blockBytes = 1 << 20
 
@@ -35,9 +46,8 @@ struct ParallelFold {
             self.firstLineStart = firstLineStart
         }
 
-        /// Folds the lines of `input` into `output`, stopping at the first error.
-        func fold(_ folder: Folder, replacingInvalid: Bool, inputName: String) {
-            var lines = LineFolding(folder, replacingInvalid: replacingInvalid, inputName: inputName)
+        /// Processes the lines of `input` into `output`, stopping at the first error.
+        func run<W: LineWork>(_ lines: inout W) {
             let bytes = input.bytes
             guard let base = bytes.baseAddress else { return }
             var start = 0
@@ -59,7 +69,7 @@ struct ParallelFold {
                     let piece = LinePiece(
                         content: UnsafeRawBufferPointer(rebasing: bytes[start..<contentEnd]), ending: ending,
                         complete: true, lineNumber: line, lineOffset: 0, lineStart: firstLineStart + start)
-                    try lines.fold(piece, into: output)
+                    try lines.process(piece, into: output)
                     start = next
                     line += 1
                 }
@@ -72,16 +82,15 @@ struct ParallelFold {
     }
 
     func run(_ reader: LineReader, _ out: Output) throws {
-        let inputName = reader.input.name
         var free: [Block] = []
         var inFlight: [Block] = []  // oldest first
         var current: Block? = nil
-        var sequential = LineFolding(folder, replacingInvalid: replacingInvalid, inputName: inputName)
+        var sequential = makeWork()
         var blockFailed = false
         let maxInFlight = 2 * jobs
         // At most `jobs` blocks are folded at once; the others wait their turn, read ahead.
         let running = DispatchSemaphore(value: jobs)
-        let folder = self.folder, replacingInvalid = self.replacingInvalid
+        let makeWork = self.makeWork
 
         func writeOldest() throws {
             let block = inFlight.removeFirst()
@@ -101,7 +110,8 @@ struct ParallelFold {
             DispatchQueue.global().async {
                 running.wait()
                 defer { running.signal() }
-                block.fold(folder, replacingInvalid: replacingInvalid, inputName: inputName)
+                var work = makeWork()
+                block.run(&work)
                 block.done.signal()
             }
         }
@@ -114,7 +124,7 @@ struct ParallelFold {
             try reader.forEachPiece { piece in
                 guard piece.isWholeLine else {
                     try drain()
-                    try sequential.fold(piece, into: out)
+                    try sequential.process(piece, into: out)
                     return
                 }
                 if current == nil {
@@ -136,6 +146,7 @@ struct ParallelFold {
         try drain()
     }
 
-    /// The number of cores online: the default for `--jobs`.
-    static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 }
+
+/// The number of cores online: the default for `--jobs`.
+var onlineCores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -405,3 +405,26 @@ func titles(_ lines: Int) -> Data {
         }
     }
 }
+
+@Suite struct TokensJobsTests {
+    /// `tokens --jobs N` writes the same bytes as one job, over several blocks, and stops at the
+    /// same first invalid line with the same output before it.
+    @Test func tokensInParallelAreTheSameBytes() throws {
+        var text = ""
+        for i in 0..<60_000 { text += i % 5 == 0 ? "L'été à Łódź \(i) ½\n" : "Crème brûlée, AT&T 3.14 \(i)\n" }
+        let input = Data(text.utf8)
+        let one = try foldcheck(["tokens", "--jobs", "1"], stdin: input)
+        let four = try foldcheck(["tokens", "--jobs", "4"], stdin: input)
+        #expect(one.status == 0 && four.status == 0)
+        #expect(one.stdout.count > 2 * input.count)
+        #expect(one.stdout == four.stdout)
+        var bad = input
+        bad.append(contentsOf: [0x61, 0xFF, 0x0A, 0x62, 0x0A])
+        let badOne = try foldcheck(["tokens", "--jobs", "1"], stdin: bad)
+        let badFour = try foldcheck(["tokens", "--jobs", "4"], stdin: bad)
+        #expect(badOne.status == 65 && badFour.status == 65)
+        #expect(badOne.stdout == one.stdout && badFour.stdout == one.stdout)
+        #expect(badOne.stderr == "foldcheck: invalid UTF-8 on line 60001 at byte offset 1 of the line (byte offset \(input.count + 1) of the input); use --replace-invalid to replace it with U+FFFD\n")
+        #expect(badFour.stderr == badOne.stderr)
+    }
+}

@@ -59,7 +59,7 @@ struct FoldCommand: ParsableCommand {
                 }
                 return Exit.ok
             }
-            let jobs = self.jobs ?? ParallelFold.cores
+            let jobs = self.jobs ?? onlineCores
             for path in file.isEmpty ? ["-"] : file {
                 let source = try Input.open(path)
                 defer { source.close() }
@@ -68,7 +68,8 @@ struct FoldCommand: ParsableCommand {
                     var lines = LineFolding(folder, replacingInvalid: input.replaceInvalid, inputName: reader.input.name)
                     try reader.forEachPiece { try lines.fold($0, into: out) }
                 } else {
-                    try ParallelFold(folder: folder, replacingInvalid: input.replaceInvalid, jobs: jobs).run(reader, out)
+                    let replacing = input.replaceInvalid, name = reader.input.name
+                    try ParallelLines(makeWork: { LineFolding(folder, replacingInvalid: replacing, inputName: name) }, jobs: jobs).run(reader, out)
                 }
             }
             return Exit.ok

@@ -26,41 +26,95 @@ struct TokensCommand: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var input: InputOptions
 
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
+        "Cut stdin in blocks of whole lines on this many threads (1 to \(FoldCommand.maximumJobs)); the output is the same bytes. (default: the number of cores)",
+        valueName: "n"))
+    var jobs: Int?
+
     @Argument(help: "Text to cut into tokens. Without any, each line of stdin is one input.")
     var text: [String] = []
+
+    func validate() throws {
+        if let jobs, !(1...FoldCommand.maximumJobs).contains(jobs) { throw ValidationError("--jobs must be between 1 and \(FoldCommand.maximumJobs); got \(jobs)") }
+    }
 
     func run() throws {
         try runWithOutput { out in
             let folder = try profile.folder()
-            var first = true
-            func write(_ bytes: [UInt8]) throws {
-                let tokens = input.replaceInvalid ? folder.tokens(decoding: bytes) : try folder.tokens(inUTF8: bytes)
-                if !first { try out.write("\n") }
-                first = false
-                for token in tokens {
-                    try token.withFoldedUTF8 { try out.write($0) }
-                    try out.write("\t\(token.originalUTF8Range.lowerBound)\t\(token.originalUTF8Range.upperBound)\t")
-                    try bytes[token.originalUTF8Range].withUnsafeBytes { try out.write($0) }
-                    try out.write("\n")
-                }
-            }
+            let replacing = input.replaceInvalid
             if !text.isEmpty {
-                for t in text { try write(Array(t.utf8)) }
+                var lines = LineTokens(folder, replacingInvalid: replacing, inputName: "the argument")
+                for (k, t) in text.enumerated() {
+                    var t = t
+                    try t.withUTF8 { try lines.write(UnsafeRawBufferPointer($0), separated: k > 0, line: k + 1, lineStart: 0, out) }
+                }
                 return Exit.ok
             }
             let reader = LineReader(.stdin, maxLineBytes: input.maxLineBytes)
-            var line: [UInt8] = []
-            try reader.forEachPiece { piece in
-                line += piece.content
-                guard piece.complete else { return }
-                defer { line.removeAll(keepingCapacity: true) }
-                do {
-                    try write(line)
-                } catch let error as InvalidUTF8Error {
-                    throw LineFolding.invalidUTF8(line: piece.lineNumber, offset: error.byteOffset, lineStart: piece.lineStart, inputName: reader.input.name)
-                }
+            let name = reader.input.name
+            let jobs = self.jobs ?? onlineCores
+            if jobs == 1 {
+                var lines = LineTokens(folder, replacingInvalid: replacing, inputName: name)
+                try reader.forEachPiece { try lines.process($0, into: out) }
+            } else {
+                try ParallelLines(makeWork: { LineTokens(folder, replacingInvalid: replacing, inputName: name) }, jobs: jobs).run(reader, out)
             }
             return Exit.ok
+        }
+    }
+}
+
+/// `foldcheck tokens` on lines: each line's tokens, one per output line
+/// (`folded<TAB>start<TAB>end<TAB>original`), an empty line between two input lines. One
+/// tokenizer for every line (its buffers are kept: a line costs no allocation); a line in
+/// pieces (longer than the reader's buffer) is gathered first.
+struct LineTokens: LineWork {
+    let folder: Folder
+    let replacingInvalid: Bool
+    let inputName: String
+    private var tokenizer: Tokenizer
+    private var held: [UInt8] = []
+
+    init(_ folder: Folder, replacingInvalid: Bool, inputName: String) {
+        self.folder = folder
+        self.replacingInvalid = replacingInvalid
+        self.inputName = inputName
+        tokenizer = Tokenizer(folder)
+    }
+
+    mutating func process(_ piece: LinePiece, into out: Output) throws {
+        if piece.isWholeLine {
+            return try write(piece.content, separated: piece.lineNumber > 1, line: piece.lineNumber, lineStart: piece.lineStart, out)
+        }
+        held.append(contentsOf: piece.content)
+        guard piece.complete else { return }
+        defer { held.removeAll(keepingCapacity: held.capacity <= 1 << 20) }
+        try held.withUnsafeBytes { try write($0, separated: piece.lineNumber > 1, line: piece.lineNumber, lineStart: piece.lineStart, out) }
+    }
+
+    /// One input's tokens, after an empty line when `separated`. Invalid UTF-8 (without
+    /// --replace-invalid) writes nothing of the line: the tokenizer throws before its first
+    /// token, and the separator written before it is taken back.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, separated: Bool, line: Int, lineStart: Int, _ out: Output) throws {
+        if separated { try out.write(byte: 0x0A) }
+        let text = bytes.bindMemory(to: UInt8.self)
+        do {
+            if replacingInvalid, UTF8Validation.firstInvalidOffset(in: bytes) != nil {
+                for t in folder.tokens(decoding: text) {
+                    try t.withFoldedUTF8 { folded in
+                        try out.writeTokenLine(folded, t.originalUTF8Range.lowerBound, t.originalUTF8Range.upperBound,
+                                               UnsafeRawBufferPointer(rebasing: bytes[t.originalUTF8Range]))
+                    }
+                }
+            } else {
+                try tokenizer.forEachToken(inUTF8: text) { folded, range in
+                    try out.writeTokenLine(UnsafeRawBufferPointer(folded), range.lowerBound, range.upperBound,
+                                           UnsafeRawBufferPointer(rebasing: bytes[range]))
+                }
+            }
+        } catch let error as InvalidUTF8Error {
+            if separated { out.takeBack(1) }
+            throw LineFolding.invalidUTF8(line: line, offset: error.byteOffset, lineStart: lineStart, inputName: inputName)
         }
     }
 }
