@@ -84,8 +84,8 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     }
 
     /// The keys of an empty index from its blocks: each array made at its final size and each
-    /// block copied into its place on every core (the copies and the first touch of the memory
-    /// were a third of a 1,000,000-title build when done one block after another).
+    /// block copied into its place on every core: the copies and the first touch of the memory
+    /// are a large part of a build, and one block after another they would run on one core.
     private mutating func placeBlocks(_ blocks: [KeyBlock]) {
         var byteStart = [0], wordStart = [0], keyStart = [0]
         for block in blocks {

@@ -131,9 +131,9 @@ public struct Tokens: Sequence, Sendable {
         }
 
         /// Finds the words of the fold and maps them to the original: a batch at a time (up to
-        /// 12, bounds in `batch`), then the words an ASCII window decides (a ``Mask``). Twelve:
-        /// with the masks taking the ASCII words, 8 made mixed text slower and 16 english text
-        /// (the iterator is copied once a text).
+        /// 12, bounds in `batch`), then the words an ASCII window decides (a ``Mask``). Twelve
+        /// weighs two costs: a smaller batch refills more often, a larger one makes the iterator,
+        /// which is copied once a text, larger (the measurements: Benchmarks/README.md).
         @usableFromInline
         struct Finder: Sendable {
             @usableFromInline typealias Batch = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
@@ -159,8 +159,8 @@ public struct Tokens: Sequence, Sendable {
             @usableFromInline let wide: Bool
             @usableFromInline var single = (0, 0, 0, 0)
 
-            /// Inlined into the iterator's init, so that the finder is made in place (a copy of
-            /// its batch and state, twice a text, was a tenth of english text's tokens).
+            /// Inlined into the iterator's init, so that the finder is made in place: its batch
+            /// and state are not copied into the iterator (which would be twice a text).
             @inline(__always)
             init(_ text: TokenText, wide: Bool) {
                 let (folded, original, header) = text.parts

@@ -184,8 +184,8 @@ extension WordBreaker {
             bits == 0 ? ~0 : (1 &<< UInt64(bits.trailingZeroBitCount)) &- 1
         }
 
-        /// ``takeIdeographs(_:table:)`` out of line, for the word breaker's loop (whose ASCII
-        /// path slowed down by 4% with it inlined: CJK windows are the rare ones there).
+        /// ``takeIdeographs(_:table:)`` out of line, for the word breaker's loop: CJK windows
+        /// are the rare ones there, and inlined it slows the loop's ASCII path.
         @inline(never)
         static func takeIdeographs(_ w: inout ASCIIWindow, _ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
             w.takeIdeographs(p, table: table)
