@@ -26,7 +26,8 @@ let package = Package(
             name: "CFoldICU",
             dependencies: ["CICU"]
         ),
-        // What Fold needs from C besides ICU: atomics on its own tables, and memmem.
+        // What Fold needs from C besides ICU: atomics on its own tables and memmem (CFoldPlatform.h),
+        // the byte-parallel steps of the tokenizer and the fold (CFoldBytes.h).
         .target(name: "CFoldSupport"),
         .target(
             name: "Fold",

@@ -284,8 +284,7 @@ extension FoldEngine {
     /// control byte below 0x20, which folds through the table), 0 to 16: the fold's step over
     /// ASCII (SSE2 where the target has it, else two eight-byte words; `portable` picks the
     /// latter, for the tests). Sixteen, not eight, between accented letters: most words there are
-    /// shorter, so that a step is rarely followed by another, a branch the text would decide
-    /// (european text's fold +14%).
+    /// shorter, so that a step is rarely followed by another, a branch the text would decide.
     @inline(__always)
     static func asciiStep16(_ src: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool,
                             portable: Bool = false) -> Int {

@@ -39,4 +39,42 @@ extension SearchIndex {
         progress(1)
         return index
     }
+
+    /// The keys of consecutive texts, with offsets from the block's start.
+    struct KeyBlock {
+        var bytes: [UInt8] = []
+        /// Where each key ends.
+        var keyEnds: [Int] = []
+        var wordStarts: [Int32] = []
+        /// How many words there are up to the end of each key.
+        var wordEnds: [Int32] = []
+        var summaries: [KeySummary] = []
+
+        init() {}
+
+        init(_ items: ArraySlice<(id: ID, text: String)>, folder: Folder) {
+            keyEnds.reserveCapacity(items.count)
+            wordEnds.reserveCapacity(items.count)
+            summaries.reserveCapacity(items.count)
+            for (_, text) in items {
+                // The fold straight into the buffer, and the tokenizer's words over it.
+                var text = text
+                var summary = KeySummary()
+                text.withUTF8 { utf8 in
+                    try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
+                        let base = bytes.count
+                        bytes.append(contentsOf: key)
+                        summary.add(key)
+                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) {
+                            wordStarts.append(Int32(base + $0.lowerBound))
+                            summary.addWordStart(key[$0.lowerBound])
+                        }
+                    }
+                }
+                wordEnds.append(Int32(wordStarts.count))
+                keyEnds.append(bytes.count)
+                summaries.append(summary)
+            }
+        }
+    }
 }

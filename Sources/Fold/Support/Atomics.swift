@@ -1,6 +1,6 @@
 internal import CFoldSupport
 
-/// Atomic access to slots of tables the engine allocates itself (see CFoldSupport.h for why
+/// Atomic access to slots of tables the engine allocates itself (see CFoldPlatform.h for why
 /// these are C): lock-free publication of lazily built pages, and relaxed words.
 enum Atomics {
     /// An acquire load of a pointer slot.

@@ -1,143 +1,3 @@
-/// One word of a text, folded: what an index stores, with the exact bytes of the original it
-/// came from, to highlight a hit where the user wrote it.
-///
-/// ```swift
-/// let text = "L'Été à Paris"
-/// for token in try Folder().tokens(in: text) {
-///     print(token.index, token.folded, token.originalUTF8Range)
-/// }
-/// // 0 l 0..<1
-/// // 1 ete 2..<7      ("Été")
-/// // 2 a 8..<10       ("à")
-/// // 3 paris 11..<16
-/// ```
-public struct Token: Sendable, Hashable, CustomStringConvertible {
-    /// The token's position among the tokens of its text: 0, 1, 2, ...
-    ///
-    /// ```swift
-    /// try Folder().tokens(in: "a b").map(\.index)   // [0, 1]
-    /// ```
-    public let index: Int
-    /// The UTF-8 byte range of the original text that produced the token: inside the text, on
-    /// scalar boundaries, and whole (ß for the "ss" of "strasse", a letter with the marks the
-    /// fold removed from it).
-    ///
-    /// ```swift
-    /// let t = try Folder().tokens(in: "Straße").first!
-    /// t.originalUTF8Range   // 0..<7
-    /// ```
-    public let originalUTF8Range: Range<Int>
-    /// The UTF-8 byte range of the token in the folded text (``Tokens/folded``).
-    ///
-    /// ```swift
-    /// try Folder().tokens(in: "Crème brûlée").map(\.foldedUTF8Range)   // [0..<5, 6..<12]
-    /// ```
-    public let foldedUTF8Range: Range<Int>
-    /// The folded word, held in the token: up to 16 bytes inline (no allocation, nothing
-    /// shared), a longer one as a reference to the folded text of its input.
-    @usableFromInline let word: FoldedWord
-
-    @usableFromInline
-    init(index: Int, originalUTF8Range: Range<Int>, foldedUTF8Range: Range<Int>, word: FoldedWord) {
-        self.index = index
-        self.originalUTF8Range = originalUTF8Range
-        self.foldedUTF8Range = foldedUTF8Range
-        self.word = word
-    }
-
-    /// The folded word.
-    ///
-    /// ```swift
-    /// try Folder().tokens(in: "ﬁnance").map(\.folded)   // ["finance"]
-    /// ```
-    public var folded: String { word.withBytes { String(decoding: $0, as: UTF8.self) } }
-
-    /// The folded word as UTF-8 (a copy; ``withFoldedUTF8(_:)`` reads it in place).
-    ///
-    /// ```swift
-    /// try Folder().tokens(in: "Éte").first!.foldedUTF8   // Array("ete".utf8)
-    /// ```
-    public var foldedUTF8: [UInt8] { word.withBytes { Array($0) } }
-
-    /// Calls `body` with the folded word's UTF-8 in place: no copy and no allocation, the
-    /// fastest way to read it. The buffer is valid only inside `body`.
-    ///
-    /// ```swift
-    /// var bytes = 0
-    /// for token in try Folder().tokens(in: "Crème brûlée") { token.withFoldedUTF8 { bytes += $0.count } }
-    /// ```
-    @inlinable
-    public func withFoldedUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try word.withBytes { try body(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// The token's range in `original`, the text it was made from.
-    ///
-    /// ```swift
-    /// let text = "Crème brûlée"
-    /// let token = try Folder().tokens(in: text).first!
-    /// text[token.originalRange(in: text)]   // "Crème"
-    /// ```
-    public func originalRange(in original: String) -> Range<String.Index> {
-        let utf8 = original.utf8
-        let start = utf8.index(utf8.startIndex, offsetBy: originalUTF8Range.lowerBound)
-        return start..<utf8.index(start, offsetBy: originalUTF8Range.count)
-    }
-
-    /// `folded@start..<end`, for debugging.
-    public var description: String { "\(folded)@\(originalUTF8Range)" }
-}
-
-/// A token's folded word: up to 16 bytes in two words, or a range of its input's folded text.
-@usableFromInline
-struct FoldedWord: Sendable, Hashable {
-    @usableFromInline var low: UInt64 = 0, high: UInt64 = 0
-    @usableFromInline let count: Int
-    /// The text that holds a word longer than 16 bytes, at `low` (its start) in the fold.
-    @usableFromInline nonisolated(unsafe) let text: TokenText?
-
-    /// The word at `start..<end` of `text`'s fold (at `base`).
-    @inlinable @inline(__always)
-    init(_ base: UnsafePointer<UInt8>, _ start: Int, _ end: Int, in text: TokenText) {
-        count = end &- start
-        if count > 16 {
-            self.text = text
-            low = UInt64(start)
-            return
-        }
-        self.text = nil
-        // Two loads, no mask: the bytes after the word (the fold goes on, then at least 16
-        // bytes of padding) are never read, since every reader takes the first `count` bytes
-        // (``withBytes(_:)``, and through it ==, hash and the word's accessors).
-        let p = UnsafeRawPointer(base + start)
-        low = p.loadUnaligned(as: UInt64.self)
-        high = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-    }
-
-    @inlinable @inline(__always)
-    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        if text != nil { return try withSharedBytes(body) }
-        return try withUnsafeBytes(of: (low, high)) { try body(UnsafeBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)) }
-    }
-
-    /// A word longer than 16 bytes (rare): never inlined, so that the caller's loop over tokens
-    /// stays small.
-    @usableFromInline @inline(never)
-    func withSharedBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(rebasing: text!.foldedUTF8[Int(low)..<(Int(low) + count)]))
-    }
-
-    @usableFromInline
-    static func == (a: FoldedWord, b: FoldedWord) -> Bool {
-        a.withBytes { x in b.withBytes { y in x.elementsEqual(y) } }
-    }
-
-    @usableFromInline
-    func hash(into hasher: inout Hasher) {
-        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-}
-
 /// The tokens of one text, made lazily as they are iterated: the text is folded once when the
 /// sequence is made, and each word is found and mapped back to the original when it is reached.
 /// Iterate it as often as needed; `Array(tokens)` when all are wanted at once.
@@ -271,9 +131,9 @@ public struct Tokens: Sequence, Sendable {
         }
 
         /// Finds the words of the fold and maps them to the original: a batch at a time (up to
-        /// 12, bounds in `batch`), then the words an ASCII window decides (a ``Mask``). Twelve:
-        /// with the masks taking the ASCII words, 8 made mixed text slower and 16 english text
-        /// (the iterator is copied once a text).
+        /// 12, bounds in `batch`), then the words an ASCII window decides (a ``Mask``). Twelve
+        /// weighs two costs: a smaller batch refills more often, a larger one makes the iterator,
+        /// which is copied once a text, larger (the measurements: Benchmarks/README.md).
         @usableFromInline
         struct Finder: Sendable {
             @usableFromInline typealias Batch = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
@@ -299,8 +159,8 @@ public struct Tokens: Sequence, Sendable {
             @usableFromInline let wide: Bool
             @usableFromInline var single = (0, 0, 0, 0)
 
-            /// Inlined into the iterator's init, so that the finder is made in place (a copy of
-            /// its batch and state, twice a text, was a tenth of english text's tokens).
+            /// Inlined into the iterator's init, so that the finder is made in place: its batch
+            /// and state are not copied into the iterator (which would be twice a text).
             @inline(__always)
             init(_ text: TokenText, wide: Bool) {
                 let (folded, original, header) = text.parts
@@ -414,126 +274,6 @@ public struct Tokens: Sequence, Sendable {
                 batchNext = 0
                 return result
             }
-        }
-    }
-}
-
-extension Folder {
-    /// The words of `text`, folded, each with the UTF-8 byte range of `text` it came from: what
-    /// to put in a search index. Words are found in the folded text by Unicode word
-    /// segmentation (UAX #29) with Fold's decisions for search: an apostrophe splits
-    /// (`l'été` → `l`, `ete`), numbers keep their inner periods and commas (`3.14`, `1,000`),
-    /// each Han, Hiragana and Katakana character is a token, Thai, Lao, Khmer and Myanmar go
-    /// through ICU's dictionaries, and punctuation and spaces give no token.
-    ///
-    /// ```swift
-    /// let folder = try Folder(.search)
-    /// folder.tokens(in: "ﬁnance l'été").map(\.folded)   // ["finance", "l", "ete"]
-    /// folder.tokens(in: "Straße").first!.originalUTF8Range   // 0..<7
-    /// ```
-    public func tokens(in text: some StringProtocol) -> Tokens {
-        var original = text as? String ?? String(text)
-        return original.withUTF8 { utf8 in
-            switch TokenText.perScalar(utf8, engine: engine) {
-            case .made(let text): return Tokens(text)
-            case .invalid, .general: return Tokens(generalTokenText(utf8))
-            }
-        }
-    }
-
-    /// The tokens of UTF-8 bytes (see ``tokens(in:)``); their ranges are offsets into `bytes`.
-    /// Invalid UTF-8 throws ``InvalidUTF8Error`` with the offset of the first bad byte, as
-    /// ``fold(utf8:)`` does.
-    ///
-    /// ```swift
-    /// let tokens = try Folder().tokens(inUTF8: Array("Crème brûlée".utf8))
-    /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<15]
-    /// ```
-    @inlinable
-    public func tokens<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes) throws(InvalidUTF8Error) -> Tokens {
-        // Inlinable, so the caller's specialization calls straight into the non-generic part.
-        if let made = bytes.withContiguousStorageIfAvailable({ tokensOfUTF8($0) }) { return try made.get() }
-        return try Array(bytes).withUnsafeBufferPointer { tokensOfUTF8($0) }.get()
-    }
-
-    /// The tokens of `utf8`, or where it stops being valid UTF-8.
-    @usableFromInline
-    func tokensOfUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<Tokens, InvalidUTF8Error> {
-        tokenText(utf8).map { Tokens($0) }
-    }
-
-    /// The tokens of UTF-8 bytes that may not be valid: each maximal ill-formed subsequence
-    /// reads as U+FFFD, as `String(decoding:as:)` and ``fold(decoding:)`` read it (U+FFFD
-    /// makes no token), so no input stops them. The ranges are offsets into `bytes`; where
-    /// bytes were replaced, ``Tokens/original`` is the text as decoded and is longer.
-    ///
-    /// ```swift
-    /// let bytes: [UInt8] = [0x43, 0x61, 0x66, 0xC3, 0xA9, 0x20, 0xFF, 0x20, 0x74, 0xE9]   // "Café ", 0xFF, " t", 0xE9
-    /// try Folder().tokens(decoding: bytes).map(\.folded)              // ["cafe", "t"]
-    /// try Folder().tokens(decoding: bytes).map(\.originalUTF8Range)   // [0..<5, 8..<9]
-    /// ```
-    public func tokens<Bytes: Collection<UInt8>>(decoding bytes: Bytes) -> Tokens {
-        bytes.withContiguousStorageIfAvailable { decodedTokens($0) } ?? Array(bytes).withUnsafeBufferPointer { decodedTokens($0) }
-    }
-
-    func decodedTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> Tokens {
-        guard let p = utf8.baseAddress, let firstBad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) else {
-            return Tokens(generalOrPerScalar(utf8))
-        }
-        // The input with each maximal invalid subpart replaced, and where each replacement ends.
-        let n = utf8.count
-        var repaired: [UInt8] = []
-        repaired.reserveCapacity(n + 16)
-        repaired.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<firstBad]))
-        var repairs: [TokenText.Repair] = []
-        var shift = 0, i = firstBad
-        while i < n {
-            let b = p[i]
-            if b < 0x80 {
-                repaired.append(b)
-                i += 1
-            } else if let (_, length) = UTF8Decoder.decode(p, i, n) {
-                repaired.append(contentsOf: UnsafeBufferPointer(start: p + i, count: length))
-                i += length
-            } else {
-                let length = UTF8Decoder.invalidSubpartLength(p, i, n)
-                repaired.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                shift += length - 3
-                repairs.append(TokenText.Repair(end: repaired.count, shift: shift))
-                i += length
-            }
-        }
-        let text = repaired.withUnsafeBufferPointer { generalOrPerScalar($0) }
-        let owned = UnsafeMutablePointer<TokenText.Repair>.allocate(capacity: repairs.count)
-        owned.initialize(from: repairs, count: repairs.count)
-        text.setRepairs(owned, count: repairs.count)
-        return Tokens(text)
-    }
-
-    /// The text of valid UTF-8: per scalar, or by the general path.
-    private func generalOrPerScalar(_ utf8: UnsafeBufferPointer<UInt8>) -> TokenText {
-        if case .made(let text) = TokenText.perScalar(utf8, engine: engine) { return text }
-        return generalTokenText(utf8)
-    }
-
-    func tokenText(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<TokenText, InvalidUTF8Error> {
-        switch TokenText.perScalar(utf8, engine: engine) {
-        case .made(let text): return .success(text)
-        case .invalid(let at): return .failure(InvalidUTF8Error(byteOffset: at))
-        case .general:
-            if let bad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) {
-                return .failure(InvalidUTF8Error(byteOffset: bad))
-            }
-            return .success(generalTokenText(utf8))
-        }
-    }
-
-    /// The general path's fold and map of valid UTF-8, as a ``TokenText``.
-    func generalTokenText(_ utf8: UnsafeBufferPointer<UInt8>) -> TokenText {
-        let text = foldedText(String(decoding: utf8, as: UTF8.self))
-        var folded = text.folded
-        return text.map.changes.withUnsafeBufferPointer { changes in
-            folded.withUTF8 { TokenText.make(original: utf8, folded: $0, changes: changes) }
         }
     }
 }

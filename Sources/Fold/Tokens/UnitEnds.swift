@@ -235,7 +235,7 @@ extension UnitEnds {
         @inline(__always)
         func original(_ start: Int, _ end: Int, _ originalEnds: UnsafePointer<UInt32>) -> Range<Int> {
             // A window without a change of shape (most of English) maps the same way, to the
-            // shift: a test for it first was one more guess (no faster on English text).
+            // shift, so it takes no test of its own (which would be one more branch to guess).
             return Range(uncheckedBounds: (original(start, originalEnds), original(end, originalEnds)))
         }
 
@@ -247,7 +247,7 @@ extension UnitEnds {
             let last = base &+ 63 &- m.leadingZeroBitCount
             let fromEnd = Int(originalEnds[last]) &+ (p &- last)
             // One or the other by a mask, not a branch: whether an end comes before p is a
-            // guess the text decides in accented text (a third of the word breaker's misses).
+            // guess the text decides in accented text, where a branch would often guess wrong.
             let hasEnd = Int(bitPattern: UInt(truncatingIfNeeded: 0 &- ((m | (0 &- m)) &>> 63)))
             return fromEnd & hasEnd | (p &+ shift) & ~hasEnd
         }

@@ -1,0 +1,360 @@
+internal import CFoldSupport
+
+extension WordBreaker {
+    // MARK: The fast path, 64 ASCII bytes at a time
+
+    /// Words of one ASCII window, as bit masks: a bit at each word's first byte (`starts`) and
+    /// at the byte after its last (`ends`), bit 0 at `base`. The k-th start and the k-th end
+    /// make the k-th word; every end is below 64.
+    struct WordMask {
+        var starts: UInt64 = 0
+        var ends: UInt64 = 0
+        var base = 0
+    }
+
+    /// Where ASCII decides on its own: one bit per byte of up to 64 bytes (bytes past the
+    /// text's end are zeros, which are spaces here).
+    struct ASCIIWindow {
+        /// Bytes the window does not decide: not ASCII (a letter, a mark, ...), or "_" (which
+        /// joins anything, left to the state machine).
+        var undecided: UInt64 = 0
+        var letters: UInt64 = 0
+        var digits: UInt64 = 0
+        /// ".", "," and ";": "." (MidNumLet) joins two letters or two digits, "," and ";"
+        /// (MidNum) two digits.
+        var joiners: UInt64 = 0
+
+        init() {}
+
+        /// The classes of the `count` bytes at `p`: 64 are read when `readable` allows (the
+        /// bytes after `count` only count as undecided, which the caller masks), else a copy.
+        /// SSE2 where the target has it (CFoldSupport), eight-byte words elsewhere.
+        @inline(__always)
+        init(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int) {
+            if readable >= 64 {
+                self.init(cfold_ascii_classes64(p))
+                return
+            }
+            // The end of the text: a copy, zeros after it.
+            var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+            self = withUnsafeMutableBytes(of: &words) { raw in
+                raw.baseAddress!.copyMemory(from: p, byteCount: count)
+                return ASCIIWindow(cfold_ascii_classes64(raw.baseAddress!.assumingMemoryBound(to: UInt8.self)))
+            }
+        }
+
+        /// Takes the letters of two bytes (Greek, Cyrillic, the Latin letters a profile keeps:
+        /// class ``WordBreakTable/Class/letter``, as ASCII letters) up to the first byte that is
+        /// still undecided into `letters`, both of their bytes: a window then decides their words
+        /// as it decides ASCII ones (a mark after one is not ASCII and stops it). `continued`: the
+        /// window's first byte is the second byte of such a letter (whose first was the last
+        /// byte of the window before). Returns whether the last byte is the first byte of one
+        /// (the byte after the window, which must be readable, is its second). `afterReadable`:
+        /// the 64 bytes at `p` and the one after them can be read; when not (a window at the end
+        /// of a text without padding), the letters are taken one at a time, none in the last byte.
+        @inline(__always)
+        mutating func takeTwoByteLetters(_ p: UnsafePointer<UInt8>, continued: Bool, afterReadable: Bool = true, table: WordBreakTable) -> Bool {
+            var rest = undecided
+            if continued && rest & 1 != 0 {
+                letters |= 1
+                undecided &= ~1
+                rest &= ~1
+            }
+            // Cyrillic and Greek small letters as runs, from masks of the whole window (made
+            // once, when the first such letter comes; only when all 64 bytes are readable).
+            var runs: UInt64 = 0, runsMade = false
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                let lead = p[k]
+                if afterReadable && lead &- 0xCE < 4 {
+                    if !runsMade {
+                        runs = cfold_two_byte_letters64(p)
+                        runsMade = true
+                    }
+                    if runs &>> UInt64(k) & 1 != 0 {
+                        // The letters of the runs from here to the first byte still undecided
+                        // that is not one of theirs.
+                        let run = runs & Self.below(firstOf: rest & ~(runs | runs &<< 1)) & ~((1 &<< UInt64(k)) &- 1)
+                        let both = run | run &<< 1
+                        letters |= both
+                        undecided &= ~both
+                        rest &= ~both
+                        continue
+                    }
+                }
+                guard lead &- 0xC2 < 0x1E, k < 63 || afterReadable else { break }
+                let c = UInt32(lead & 0x1F) &<< 6 | UInt32(p[k &+ 1] & 0x3F)
+                guard table.isTwoByteLetter(c) else { break }
+                let both: UInt64 = 3 &<< UInt64(k)  // bit 64 falls off: the next window's
+                letters |= both
+                undecided &= ~both
+                rest &= ~both
+                if k == 63 { return true }
+            }
+            return false
+        }
+
+        /// Takes the ideographs and kana of three bytes (class ``WordBreakTable/Class/ideographic``,
+        /// each a word of its own), and the code points of three bytes in no word (class
+        /// ``WordBreakTable/Class/other``: 、 。), up to the first byte that is still undecided,
+        /// an ideograph when the code point after it is no mark that would join it: returns their
+        /// starts (a bit at the first byte) and ends (a bit at the byte after the last; never
+        /// past bit 63). Run after ``takeTwoByteLetters(_:continued:afterReadable:table:)``; the
+        /// 64 bytes at `p` and the one after them must be readable (the ``Tokenizer``'s fold has
+        /// its padding).
+        @inline(__always)
+        mutating func takeIdeographs(_ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
+            var rest = undecided, starts: UInt64 = 0, ends: UInt64 = 0
+            // Ideographs and kana, and the separators between them (、 。 「 」), as runs, from
+            // masks of the whole window (made once, when the first comes): those that end before
+            // byte 64 (bit 64 would fall off `ends`).
+            var runs: UInt64 = 0, separators: UInt64 = 0, runsMade = false
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                if p[k] &- 0xE3 < 7 {
+                    if !runsMade {
+                        let r = cfold_ideograph_runs64(p)
+                        runs = r.ideographs & 0x1FFF_FFFF_FFFF_FFFF
+                        separators = r.separators & 0x1FFF_FFFF_FFFF_FFFF
+                        runsMade = true
+                    }
+                    let both = runs | separators
+                    if both &>> UInt64(k) & 1 != 0 {
+                        // The code points of the runs from here to the first byte still
+                        // undecided that is not one of theirs (the code point after each but the
+                        // last is one of them, or ASCII, or a letter of two bytes: no mark).
+                        let unhandled = rest & ~(both | both &<< 1 | both &<< 2)
+                        let f = unhandled.trailingZeroBitCount
+                        let below = Self.below(firstOf: unhandled)
+                        let from = ~((1 &<< UInt64(k)) &- 1)
+                        var run = runs & below & from
+                        let passed = separators & below & from
+                        // The last one may be followed by that byte's code point, which may join it.
+                        let last: UInt64 = f < 64 ? 1 &<< UInt64(truncatingIfNeeded: f &- 3) : 0
+                        let stops = run & last != 0 && Self.mayJoin(p, at: f, table: table)
+                        if stops { run &= ~last }
+                        starts |= run
+                        ends |= run &<< 3
+                        let taken = run | passed
+                        let bytes = taken | taken &<< 1 | taken &<< 2
+                        undecided &= ~bytes
+                        rest &= ~bytes
+                        if stops { break }
+                        continue
+                    }
+                }
+                guard k <= 60, let (c, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + k).loadUnaligned(as: UInt32.self)), three == 3 else { break }
+                let cls = table(c)
+                let bytes: UInt64 = 7 &<< UInt64(k)
+                if cls == .other {
+                    // Punctuation and symbols (、 。 between CJK runs): in no word, whatever follows.
+                    undecided &= ~bytes
+                    rest &= ~bytes
+                    continue
+                }
+                guard cls == .ideographic, !Self.mayJoin(p, at: k &+ 3, table: table) else { break }
+                starts |= 1 &<< UInt64(k)
+                ends |= 1 &<< UInt64(k &+ 3)
+                undecided &= ~bytes
+                rest &= ~bytes
+            }
+            return (starts, ends)
+        }
+
+        /// The classes of the 64 bytes at `p` from eight-byte words, the way of targets without
+        /// SSE2 (the tests hold the SSE2 way to it).
+        static func portable(_ p: UnsafePointer<UInt8>) -> ASCIIWindow { ASCIIWindow(cfold_ascii_classes64_portable(p)) }
+
+        /// Whether the code point at byte `q` of the window (`q` ≤ 63), after an ideograph, may
+        /// join it as a mark: only ASCII, a lead byte no mark has, or a three-byte code point that
+        /// is no mark and lies in the window (and the byte after it) is let through.
+        @inline(__always)
+        static func mayJoin(_ p: UnsafePointer<UInt8>, at q: Int, table: WordBreakTable) -> Bool {
+            let next = p[q]
+            guard next >= 0x80 && table.mayBeExtend(lead: next) else { return false }
+            guard q <= 61, let (d, three) = UTF8Decoder.decodeTwoOrThree(UnsafeRawPointer(p + q).loadUnaligned(as: UInt32.self)), three == 3 else {
+                return true
+            }
+            return table(d) == .extend
+        }
+
+        /// The bits below the lowest bit of `bits` (all of them when it has none).
+        @inline(__always)
+        static func below(firstOf bits: UInt64) -> UInt64 {
+            bits == 0 ? ~0 : (1 &<< UInt64(bits.trailingZeroBitCount)) &- 1
+        }
+
+        /// ``takeIdeographs(_:table:)`` out of line, for the word breaker's loop: CJK windows
+        /// are the rare ones there, and inlined it slows the loop's ASCII path.
+        @inline(never)
+        static func takeIdeographs(_ w: inout ASCIIWindow, _ p: UnsafePointer<UInt8>, table: WordBreakTable) -> (starts: UInt64, ends: UInt64) {
+            w.takeIdeographs(p, table: table)
+        }
+
+        /// The code points of the 64 bytes at `p` that ``takeTwoByteLetters(_:continued:afterReadable:table:)``
+        /// and ``takeIdeographs(_:table:)`` take as runs (a bit at each one's first byte, all of
+        /// it within the 64): letters of two bytes, ideographs and kana, separators. `portable`:
+        /// from eight-byte words, as targets without SSE2 make them (the tests' reference).
+        static func scriptRuns(_ p: UnsafePointer<UInt8>, portable: Bool = false) -> (twoByteLetters: UInt64, ideographs: UInt64, separators: UInt64) {
+            let letters = portable ? cfold_two_byte_letters64_portable(p) : cfold_two_byte_letters64(p)
+            let r = portable ? cfold_ideograph_runs64_portable(p) : cfold_ideograph_runs64(p)
+            return (letters, r.ideographs, r.separators)
+        }
+
+        @inline(__always)
+        init(_ c: cfold_ascii_classes) {
+            undecided = c.undecided
+            letters = c.letters
+            digits = c.digits
+            joiners = c.joiners
+        }
+
+        /// The bytes of the `count` at `p` that are in words, from their `letters`, `digits` and
+        /// `joiners`: letters and digits, and the joiners UAX #29 puts between the right two
+        /// neighbours ("." between two letters or two digits, "," and ";" between two digits).
+        /// `previousLetter`/`previousDigit` (0 or 1) say the byte before bit 0 is one, and
+        /// `nextLetter`/`nextDigit` the byte after bit 63 (a window that goes on from another).
+        @inline(__always)
+        static func wordBytes(_ p: UnsafePointer<UInt8>, _ count: Int, letters: UInt64, digits: UInt64, joiners: UInt64,
+                              previousLetter: UInt64 = 0, previousDigit: UInt64 = 0,
+                              nextLetter: UInt64 = 0, nextDigit: UInt64 = 0) -> UInt64 {
+            let betweenLetters = ((letters &<< 1) | previousLetter) & ((letters &>> 1) | (nextLetter &<< 63))
+            let betweenDigits = ((digits &<< 1) | previousDigit) & ((digits &>> 1) | (nextDigit &<< 63))
+            var joins = joiners & betweenDigits
+            if joiners & betweenLetters != 0 {
+                joins |= periods(p, count, among: joiners & betweenLetters)
+            }
+            return letters | digits | joins
+        }
+
+        /// The periods among `joiners` (read again: only a window with a joiner between two
+        /// letters asks).
+        @inline(__always)
+        static func periods(_ p: UnsafePointer<UInt8>, _ count: Int, among joiners: UInt64) -> UInt64 {
+            var periods: UInt64 = 0, rest = joiners
+            while rest != 0 {
+                let k = rest.trailingZeroBitCount
+                if k < count && p[k] == 0x2E { periods |= 1 &<< UInt64(k) }
+                rest &= rest &- 1
+            }
+            return periods
+        }
+    }
+
+    /// Calls `emit(start, end)` for the words of `p[..<n]` from `position` (a unit boundary:
+    /// 0, or the end of a word), at most `max`; returns where the next word is to be looked
+    /// for (`n` at the end). ASCII is read 64 bytes at a time: a word whose bytes and the byte
+    /// after it (two, after a period or comma that could join) are ASCII other than "_" is
+    /// decided there by UAX #29's rules for ASCII (letters and digits join; "." joins two
+    /// letters or two digits, "," and ";" two digits; everything else splits, the apostrophe
+    /// by Fold's decision); any other word goes to the state machine. Only for text without
+    /// ``WordBreakTable/Class/slow`` code points. (The tests compare it with the state machine
+    /// and the table's ASCII classes with what the window assumes.)
+    ///
+    /// With `mask`, the words a window decides, up to the first it does not, are handed over
+    /// there as masks instead of being emitted, and the call returns at once (the caller takes
+    /// the emitted words first, then the mask's).
+    @inline(__always)
+    static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int, from position: Int, table: WordBreakTable, max: Int,
+                           mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
+        var pos = position, emitted = 0
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while emitted < max && pos < n {
+            let known = Swift.min(64, n - pos)
+            // Text that is not ASCII within the next eight bytes (Greek, Cyrillic, CJK between
+            // spaces): the state machine, without a window.
+            let nearby = pos + 8 <= n ? UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self) & highs : (p[pos] >= 0x80 ? 1 : 0)
+            var machineFrom = -1, limit = 0
+            var w = ASCIIWindow()
+            // Ideographs and kana the window takes, each a word (their ends decided: the code
+            // point after each was looked at).
+            var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
+            // A window also where letters of two bytes come first (Greek, Cyrillic words after a
+            // space), which it takes as letters, and where ideographs or kana do when the 64
+            // bytes and the one after can be read; not where another longer sequence does.
+            let wide = readable - pos > 64
+            if nearby == 0 || p[pos] < 0xE0 || (wide && p[pos] &- 0xE3 < 7) {
+                w = ASCIIWindow(p + pos, known, readable: readable - pos)
+                if w.undecided != 0 {
+                    _ = w.takeTwoByteLetters(p + pos, continued: false, afterReadable: wide, table: table)
+                    if wide && w.undecided != 0 { ideographs = ASCIIWindow.takeIdeographs(&w, p + pos, table: table) }
+                }
+                limit = Swift.min(w.undecided.trailingZeroBitCount, known)
+            }
+            if limit == 0 {
+                machineFrom = pos
+            } else {
+                let valid: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) &- 1
+                let letters = w.letters & valid, digits = w.digits & valid
+                let joiners = w.joiners
+                let word = ASCIIWindow.wordBytes(p + pos, known, letters: letters, digits: digits, joiners: joiners)
+                // A bit at each run's first byte, and at the byte after each run (a run that
+                // reaches the window's end has none).
+                var starts = word & ~(word &<< 1) | ideographs.starts, ends = ~word & (word &<< 1) | ideographs.ends
+                let textEnds = n - pos <= 64
+                // The ends that decide their run: the byte there is ASCII, and either splits
+                // whatever follows or has its next byte known too; or the text ends there; or
+                // an ideograph ends there.
+                var decides = valid & ((valid &>> 1) | ~joiners) | ideographs.ends
+                if textEnds && limit == known {
+                    decides |= (1 &<< UInt64(known - 1)) | (known < 64 ? 1 &<< UInt64(known) : 0)
+                }
+                if let mask {
+                    // The first word the window does not decide: one whose end is not decided,
+                    // or one that reaches the window's end (it has no end bit).
+                    let undecidedEnds = ends & ~decides
+                    var first = 64
+                    if undecidedEnds != 0 {
+                        let u = undecidedEnds.trailingZeroBitCount
+                        first = 63 &- (starts & ((1 &<< UInt64(u)) &- 1)).leadingZeroBitCount
+                    } else if starts != 0 {
+                        // The last word, when no end follows its start (an end at its start is
+                        // the ideograph's before it).
+                        let last = 63 &- starts.leadingZeroBitCount
+                        if (ends &>> UInt64(last)) &>> 1 == 0 { first = last }
+                    }
+                    let before: UInt64 = first == 64 ? ~0 : (1 &<< UInt64(first)) &- 1
+                    if starts & before != 0 {
+                        // The words before it are the mask's; the rest is looked for from it.
+                        // (Their ends may be at `first` itself: an ideograph's word ends where
+                        // the next word starts.)
+                        let endsThrough: UInt64 = first == 64 ? ~0 : before | 1 &<< UInt64(first)
+                        mask.pointee = WordMask(starts: starts & before, ends: ends & endsThrough, base: pos)
+                        return first == 64 ? pos &+ limit : pos &+ first
+                    }
+                }
+                while starts != 0 {
+                    let s = starts.trailingZeroBitCount
+                    let e = ends == 0 ? 64 : ends.trailingZeroBitCount
+                    let decided = e == 64 ? textEnds && limit == 64 : (decides &>> UInt64(e)) & 1 != 0
+                    guard decided else {
+                        if s > 0 && limit == 64 {
+                            // Cut by the window's end: a window from its start decides it.
+                            machineFrom = -2
+                            pos += s
+                        } else {
+                            machineFrom = pos + s
+                        }
+                        break
+                    }
+                    emit(pos &+ s, pos &+ e)
+                    emitted &+= 1
+                    starts &= starts &- 1
+                    ends &= ends &- 1
+                    if emitted == max { return pos &+ e }
+                }
+                if machineFrom == -2 { continue }
+                if machineFrom < 0 {
+                    pos += limit
+                    continue
+                }
+            }
+            // The state machine, for one word.
+            guard let word = nextWord(in: UnsafeBufferPointer(start: p, count: n), from: machineFrom, table: table) else { return n }
+            emit(word.lowerBound, word.upperBound)
+            emitted += 1
+            pos = word.upperBound
+        }
+        return pos
+    }
+}

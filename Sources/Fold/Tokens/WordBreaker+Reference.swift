@@ -1,0 +1,46 @@
+extension WordBreaker {
+    // MARK: The reference
+
+    /// ICU's word break iterator with Fold's decisions applied: the reference for the fast
+    /// path, and the path of text that needs a dictionary.
+    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        adjust((try? ICU.wordSegments(utf8: utf8)) ?? [], in: utf8)
+    }
+
+    /// Applies Fold's decisions to ICU's word segments: each segment is cut at its apostrophes
+    /// (dropped) and around each ideographic unit (a word of its own); the pieces without a
+    /// letter, digit or dictionary-script character are dropped.
+    static func adjust(_ segments: [Range<Int>], in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        guard let p = utf8.baseAddress else { return [] }
+        let table = WordBreakTable.shared
+        var result: [Range<Int>] = []
+        result.reserveCapacity(segments.count)
+        for segment in segments {
+            var pieceStart = -1, hasWord = false
+            func close(_ end: Int) {
+                if pieceStart >= 0 && hasWord && end > pieceStart { result.append(pieceStart..<end) }
+                pieceStart = -1
+                hasWord = false
+            }
+            var i = segment.lowerBound
+            while i < segment.upperBound {
+                let (c, end) = unit(p, i, segment.upperBound, table)
+                switch c {
+                case .apostrophe:
+                    close(i)
+                case .ideographic:
+                    close(i)
+                    result.append(i..<end)
+                default:
+                    if pieceStart < 0 { pieceStart = i }
+                    if c == .letter || c == .hebrewLetter || c == .numeric || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(decode(p, i, segment.upperBound).0)) {
+                        hasWord = true
+                    }
+                }
+                i = end
+            }
+            close(segment.upperBound)
+        }
+        return result
+    }
+}

@@ -1,0 +1,178 @@
+extension WordBreaker {
+    // MARK: The fast path: the state machine
+
+    /// The scalar at `i` of valid UTF-8, and its length.
+    @inline(__always)
+    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (UInt32, Int) {
+        let b0 = UInt32(p[i])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0, i + 1 < n { return ((b0 & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F), 2) }
+        if b0 < 0xF0, i + 2 < n { return ((b0 & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F), 3) }
+        if i + 3 < n {
+            return ((b0 & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F), 4)
+        }
+        return (0xFFFD, n - i)  // cut off: never in valid UTF-8
+    }
+
+    /// The unit at `i` (UAX #29's WB4: a character and the Extend and Format characters after
+    /// it, except after a line break) up to `limit`: its class and its end. A unit of marks
+    /// alone (at the start, or after a line break) is ``WordBreakTable/Class/other``.
+    @inline(__always)
+    static func unit(_ p: UnsafePointer<UInt8>, _ i: Int, _ limit: Int, _ table: WordBreakTable) -> (Class, Int) {
+        if p[i] < 0x80 && (i + 1 == limit || p[i + 1] < 0x80) {
+            // ASCII followed by ASCII: no mark can follow (marks are not ASCII).
+            let cls = table(UInt32(p[i]))
+            return (cls == .lineBreak ? .other : cls, i + 1)
+        }
+        let (c, length) = decode(p, i, limit)
+        let cls = table(c)
+        var end = i + length
+        if cls == .lineBreak { return (.other, end) }
+        while end < limit && p[end] >= 0x80 && table.mayBeExtend(lead: p[end]) {
+            let (m, ml) = decode(p, end, limit)
+            guard table(m) == .extend else { break }
+            end += ml
+        }
+        return (cls == .extend ? .other : cls, end)
+    }
+
+    @inline(__always)
+    static func isLetter(_ c: Class) -> Bool { c == .letter || c == .hebrewLetter }
+
+    /// The first word of `utf8` at or after `start` (a unit boundary: 0, or the end of a word),
+    /// or nil. Only for text without ``WordBreakTable/Class/slow`` code points.
+    static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+        nextWord(in: utf8, from: start, table: WordBreakTable.shared)
+    }
+
+    /// The same with the table at hand (the cursor keeps it).
+    static func nextWord(in utf8: UnsafeBufferPointer<UInt8>, from start: Int, table: WordBreakTable) -> Range<Int>? {
+        guard let p = utf8.baseAddress else { return nil }
+        let n = utf8.count
+        var i = start
+        while i < n {
+            // ASCII that starts no word: a unit of its own (a mark after it is a unit that
+            // starts none either).
+            if p[i] < 0x80 {
+                let c = table.ascii(p[i])
+                if !(isLetter(c) || c == .numeric || c == .extendNumLet) {
+                    i += 1
+                    continue
+                }
+            }
+            let (c, end) = unit(p, i, n, table)
+            switch c {
+            case .ideographic:
+                return i..<end
+            case .hangulSyllable:
+                var runEnd = end
+                while runEnd < n {
+                    let (d, dEnd) = unit(p, runEnd, n, table)
+                    guard d == .hangulSyllable else { break }
+                    runEnd = dEnd
+                }
+                return i..<runEnd
+            case .letter, .hebrewLetter, .numeric, .extendNumLet:
+                break
+            default:
+                i = end
+                continue
+            }
+            // A run of units that UAX #29 does not break (WB5 to WB13b, without WB7a and
+            // WB13 whose classes Fold's decisions take out).
+            var last = c, runEnd = end, hasWord = c != .extendNumLet
+            run: while runEnd < n {
+                // ASCII letters and digits eight at a time; the last one before a byte that is
+                // not ASCII is left to `unit`, for the marks that may follow it.
+                let before = runEnd
+                while runEnd + 8 <= n {
+                    let k = leadingASCIIAlphanumerics(UnsafeRawPointer(p + runEnd).loadUnaligned(as: UInt64.self))
+                    runEnd += k
+                    if k < 8 { break }
+                }
+                if runEnd > before {
+                    if runEnd < n && p[runEnd] >= 0x80 { runEnd -= 1 }
+                    if runEnd > before {
+                        last = table.ascii(p[runEnd - 1])
+                        hasWord = true
+                        continue run
+                    }
+                }
+                // Two- and three-byte letters and digits one after another (Greek, Cyrillic,
+                // Hebrew, ...) with no mark after them, which the lead byte of the next code
+                // point tells: no unit to gather.
+                let multi = runEnd
+                // Two letters of two bytes each at a time (Greek, Cyrillic words) from one load.
+                while runEnd &+ 5 <= n {
+                    let w = UnsafeRawPointer(p + runEnd).loadUnaligned(as: UInt32.self)
+                    guard w & 0xC0E0_C0E0 == 0x80C0_80C0 else { break }
+                    let first = (w & 0x1F) << 6 | (w >> 8) & 0x3F, second = (w >> 10) & 0x7C0 | (w >> 24) & 0x3F
+                    guard table.isTwoByteLetter(first) && table.isTwoByteLetter(second) else { break }
+                    let after = p[runEnd &+ 4]
+                    guard after < 0x80 || !table.mayBeExtend(lead: after) else { break }
+                    last = .letter
+                    runEnd &+= 4
+                }
+                while runEnd &+ 4 <= n {
+                    let b0 = UInt32(p[runEnd])
+                    guard b0 >= 0xC2 && b0 < 0xF0 else { break }
+                    let three = b0 >= 0xE0
+                    let c = three ? (b0 & 0x0F) << 12 | UInt32(p[runEnd &+ 1] & 0x3F) << 6 | UInt32(p[runEnd &+ 2] & 0x3F)
+                                  : (b0 & 0x1F) << 6 | UInt32(p[runEnd &+ 1] & 0x3F)
+                    let d = table(c)
+                    guard d == .letter || d == .hebrewLetter || d == .numeric else { break }
+                    let end = runEnd &+ (three ? 3 : 2)
+                    guard p[end] < 0x80 || !table.mayBeExtend(lead: p[end]) else { break }
+                    last = d
+                    runEnd = end
+                }
+                if runEnd > multi {
+                    hasWord = true
+                    continue run
+                }
+                let (d, dEnd) = unit(p, runEnd, n, table)
+                switch d {
+                case .letter, .hebrewLetter, .numeric:
+                    hasWord = true
+                    last = d
+                    runEnd = dEnd
+                case .extendNumLet:
+                    last = d
+                    runEnd = dEnd
+                case .midLetter, .midNumLet, .midNum, .doubleQuote:
+                    // WB6/7, WB7b/c, WB11/12: joins only between the right two neighbours.
+                    guard dEnd < n else { break run }
+                    let (e, eEnd) = unit(p, dEnd, n, table)
+                    let joins: Bool
+                    switch d {
+                    case .midLetter: joins = isLetter(last) && isLetter(e)
+                    case .midNumLet: joins = (isLetter(last) && isLetter(e)) || (last == .numeric && e == .numeric)
+                    case .midNum: joins = last == .numeric && e == .numeric
+                    default: joins = last == .hebrewLetter && e == .hebrewLetter
+                    }
+                    guard joins else { break run }
+                    last = e
+                    runEnd = eEnd
+                default:
+                    break run
+                }
+            }
+            if hasWord { return i..<runEnd }
+            i = runEnd
+        }
+        return nil
+    }
+
+    /// How many of the eight bytes of `w` (first byte lowest) are ASCII letters or digits
+    /// before the first that is not.
+    @inline(__always)
+    static func leadingASCIIAlphanumerics(_ w: UInt64) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        // With each byte's high bit set, subtracting `lo` from it borrows from no other byte
+        // and leaves the high bit set exactly when the byte is at least `lo`.
+        let c = w | highs
+        @inline(__always) func within(_ lo: UInt64, _ hi: UInt64) -> UInt64 { (c &- lo &* ones) & ~(c &- (hi + 1) &* ones) }
+        let alphanumeric = (within(0x30, 0x39) | within(0x41, 0x5A) | within(0x61, 0x7A)) & ~w & highs
+        return (~alphanumeric & highs).trailingZeroBitCount >> 3
+    }
+}
