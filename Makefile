@@ -7,7 +7,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test test-integrations tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -49,6 +49,25 @@ test: deps
 # SQLite through FoldSQLiteNIO, and the README's GRDB example.
 test-integrations: deps
 	cd Integrations && $(SWIFT) build --build-tests && $(SWIFT) test --skip-build --disable-xctest
+
+# The documentation: the Fold and FoldSQLite DocC catalogs, built by the toolchain's docc from
+# symbol graphs of a debug build in its own folder (.build-docs: never what `make test` built),
+# warnings as errors; Scripts/check_docs.py fails on an undocumented public symbol or a type the
+# landing page leaves out of its Topics. The archives: .build-docs/Fold.doccarchive and
+# .build-docs/FoldSQLite.doccarchive (`docc preview` or any static web server shows them).
+DOCC ?= $(or $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))docc),docc)
+docs: deps
+	@mkdir -p .build-docs/symbol-graphs
+	$(SWIFT) build --scratch-path .build-docs --target FoldSQLite \
+		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build-docs/symbol-graphs
+	@for module in Fold FoldSQLite; do \
+		rm -rf .build-docs/graphs/$$module .build-docs/$$module.doccarchive && mkdir -p .build-docs/graphs/$$module && \
+		cp .build-docs/symbol-graphs/$$module.symbols.json .build-docs/symbol-graphs/$$module@*.symbols.json .build-docs/graphs/$$module/ 2>/dev/null; \
+		echo "docc convert Sources/$$module/$$module.docc" && \
+		$(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir .build-docs/graphs/$$module \
+			--output-dir .build-docs/$$module.doccarchive --warnings-as-errors || exit 1; \
+	done
+	python3 Scripts/check_docs.py --build-docs .build-docs Fold FoldSQLite
 
 # Benchmarks live in their own package (Benchmarks/), so `make test` never builds them.
 corpora:

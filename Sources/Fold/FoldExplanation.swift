@@ -14,8 +14,9 @@ public struct FoldExplanation: Sendable, Hashable {
         /// `letter folded`, `punctuation folded`, `kana folded`, `Latin-ASCII`,
         /// `German spelling`.
         public var step: String
-        /// The scalars before and after the step.
+        /// The scalars before the step.
         public var before: [Unicode.Scalar]
+        /// The scalars after the step.
         public var after: [Unicode.Scalar]
         /// Why, for decisions of the marks policy (removed or kept, and the script).
         public var notes: [String]
@@ -23,6 +24,7 @@ public struct FoldExplanation: Sendable, Hashable {
 
     /// One input code point.
     public struct Row: Sendable, Hashable {
+        /// The input code point.
         public var scalar: Unicode.Scalar
         /// The Unicode name (or alias, or ICU's label such as `<control-0009>`).
         public var name: String
@@ -34,7 +36,9 @@ public struct FoldExplanation: Sendable, Hashable {
         public var output: [Unicode.Scalar]
     }
 
+    /// The profile whose fold is explained.
     public var profile: FoldProfile
+    /// One row per input code point, in order.
     public var rows: [Row]
     /// The fold of the whole text (after reordering, whitespace collapsing and composition).
     public var output: String

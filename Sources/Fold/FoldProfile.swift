@@ -231,6 +231,7 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         return steps.joined(separator: "+")
     }
 
+    /// The name and the steps, for example `search (nfkd+cf+di+mk+lt+pu+kn+nfc)`.
     public var description: String { "\(name) (\(stepsDescription))" }
 
     /// The steps alone, without the name: two profiles with the same steps fold the same way.

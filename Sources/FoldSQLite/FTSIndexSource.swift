@@ -8,7 +8,7 @@ import Fold
 /// best first (bm25), the first `limit` with the ranges to highlight in the shown column (the
 /// words the query's words are prefixes of, by the index's folder: the typed prefix, as a
 /// `SearchIndexSource` marks it), and a count of all matches.
-/// Searches run one at a time on the index's connection, off the caller's actor (``LiveSearch``
+/// Searches run one at a time on the index's connection, off the caller's actor (`LiveSearch`
 /// calls it from a task of its own); cancelling the task interrupts SQLite through its progress
 /// handler, so a superseded search stops within a few thousand virtual-machine steps. Give the
 /// source a connection of its own when the app writes through another.
@@ -19,6 +19,7 @@ import Fold
 /// live.submit("creme bru")
 /// ```
 public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
+    /// A match's identifier: the row's rowid.
     public typealias ID = Int64
 
     /// The index searched (this source uses it under a lock of its own, one search at a time).

@@ -39,13 +39,20 @@ public final class FoldFTSIndex {
 
     /// One hit: the row, and each column with its matches marked.
     public struct Hit: Sendable, Hashable {
+        /// The row's rowid.
         public var rowid: Int64
+        /// The indexed columns' text, in the order of ``FoldFTSIndex/columns``, with each match
+        /// between the marks ``FoldFTSIndex/search(_:limit:prefixLast:open:close:)`` was given.
         public var columns: [String]
     }
 
+    /// The FTS5 table's name (its fingerprint is recorded in `TABLE_fold`).
     public let table: String
+    /// The indexed columns.
     public let columns: [String]
+    /// Where the indexed text lives.
     public let content: Content
+    /// The folder of the index's profile: what its tokenizer and its queries fold with.
     public let folder: Folder
     /// Whether the index keeps typed diacritics (the tokenizer's `typed_diacritics`): a query
     /// word typed with a diacritic finds only that diacritic.

@@ -3,7 +3,7 @@ internal import CFoldSQLite
 import Fold
 
 /// Fold inside SQLite: the `fold` FTS5 tokenizer and the `fold()` and `fold_fingerprint()` SQL
-/// functions, so that an FTS table, its queries and any SQL fold text exactly as ``Folder``
+/// functions, so that an FTS table, its queries and any SQL fold text exactly as `Folder`
 /// does outside SQLite.
 ///
 /// ```swift
@@ -310,5 +310,6 @@ public struct FoldSQLiteError: Error, Sendable, Hashable, CustomStringConvertibl
         self.message = message
     }
 
+    /// "SQLite error CODE: MESSAGE".
     public var description: String { "SQLite error \(code): \(message)" }
 }

@@ -3,7 +3,7 @@ import FoldSQLite
 import GRDB
 import Testing
 
-/// The root README's GRDB example, compiled and run: FoldSQLite registered in
+/// The GRDB example of FoldSQLite's "SQLite FTS5" article, compiled and run: FoldSQLite registered in
 /// `prepareDatabase` on GRDB's connection to the system SQLite, a `FoldFTSIndex` over an app
 /// table, and `fold()` in SQL through GRDB.
 @Suite struct GRDBExampleTests {
@@ -48,7 +48,9 @@ import Testing
     }
 }
 
-/// The README's GRDB example as written there (in a temporary directory), with its stated results.
+/// The GRDB example as written in Sources/FoldSQLite/FoldSQLite.docc/SQLiteFTS5.md (in a temporary
+/// directory), with its stated results. Tests/FoldTests/DocumentationSnippetTests.swift checks that
+/// the article's snippet is the code between the markers below.
 @Test func theREADMEExampleAsWritten() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fold-grdb-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -57,7 +59,7 @@ import Testing
     var progress: [String] = []
     func print(_ line: String) { progress.append(line) }
 
-    // --- README.md, "Fold inside SQLite" ---
+    // --- SQLiteFTS5.md, "With GRDB" ---
     var config = Configuration()
     config.prepareDatabase { db in try FoldSQLite.register(on: db.sqliteConnection!) }
     let queue = try DatabaseQueue(path: "titles.db", configuration: config)

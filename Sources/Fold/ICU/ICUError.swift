@@ -20,6 +20,7 @@ public struct ICUError: Error, Sendable, Hashable, CustomStringConvertible {
         self.name = String(cString: cfold_error_name(code))
     }
 
+    /// The name and the code, for example `ICU error U_MEMORY_ALLOCATION_ERROR (7)`.
     public var description: String { "ICU error \(name) (\(code))" }
 
     /// `U_MEMORY_ALLOCATION_ERROR`: ICU could not allocate memory (or gave no buffer).

@@ -31,12 +31,15 @@
 /// live.submit("green do")   // from the text field's change handler; returns at once
 /// ```
 public final class LiveSearch<Source: LiveSearchSource>: Sendable {
+    /// What ``updates`` delivers: results, the spinner's start and stop, failures.
     public typealias Update = LiveSearchUpdate<Source.ID>
 
     /// The updates, for one consumer. It ends after ``finish()``.
     public let updates: AsyncStream<Update>
 
+    /// What each query is searched in.
     public let source: Source
+    /// How long to wait after a keystroke, by the query's length, before searching.
     public let quietPeriod: QuietPeriod
     /// How long a search runs before ``LiveSearchUpdate/searching(_:)`` is delivered.
     public let stallDelay: Duration

@@ -11,6 +11,7 @@
 /// }
 /// ```
 public protocol LiveSearchSource: Sendable {
+    /// The type of the identifiers a match carries (a `SearchIndex`'s IDs, an SQLite rowid).
     associatedtype ID: Sendable
     /// The first `limit` matches of `query` in order, with the ranges to highlight, and the
     /// count of all matches.
@@ -76,8 +77,11 @@ public struct LiveSearchResults<ID: Sendable>: Sendable {
 /// let live = LiveSearch(source)
 /// ```
 public struct SearchIndexSource<ID: Sendable>: LiveSearchSource {
+    /// The index searched.
     public let index: SearchIndex<ID>
+    /// How the query matches: a substring, or word prefixes.
     public let mode: Matcher.Mode
+    /// What the user typed to respect: diacritics, case.
     public let options: Matcher.Options
     /// How many shards a search splits the index into (default: the active cores).
     public let shards: Int
@@ -96,6 +100,13 @@ public struct SearchIndexSource<ID: Sendable>: LiveSearchSource {
 
     static var activeCores: Int { ActiveCores.count }
 
+    /// The first `limit` matches of `query` in index order, with the ranges to highlight, and
+    /// the count of all matches. Throws `CancellationError` within one block of 4,096 keys once
+    /// the task is cancelled.
+    ///
+    /// ```swift
+    /// let results = try await SearchIndexSource(index).search("lodz", limit: 10)
+    /// ```
     public func search(_ query: String, limit: Int) async throws -> LiveSearchResults<ID> {
         let matcher = Matcher(query, folder: index.folder, mode: mode, options: options)
         let (keys, count) = try await matchingKeys(matcher, first: max(0, limit))

@@ -22,13 +22,17 @@ public struct Matcher: Sendable {
     /// For ``Mode/wordPrefixes(_:)``: whether the query's words must match text words in the
     /// order they were typed.
     public enum WordOrder: Sendable, Hashable {
+        /// The words match in the order typed: `green do` finds "Green Doors", not "Doors Green".
         case inOrder
+        /// The words match in any order: `do green` also finds "Green Doors".
         case anyOrder
     }
 
     /// Respecting what the user typed.
     public struct Options: OptionSet, Sendable, Hashable {
+        /// The options' bits.
         public let rawValue: Int
+        /// Options from their bits (use the named options instead).
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// A query letter typed with a diacritic only matches that diacritic: "é" matches "é"
         /// and "É" but not "e"; "e" still matches "e", "é" and "É".
@@ -38,11 +42,15 @@ public struct Matcher: Sendable {
         public static let respectsTypedCase = Options(rawValue: 2)
     }
 
-    /// The query as given, and folded.
+    /// The query as given.
     public let query: String
+    /// The query folded by ``folder``: what is searched for.
     public let foldedQuery: String
+    /// The folder the query was folded with; texts are folded with it too.
     public let folder: Folder
+    /// How the query matches a text.
     public let mode: Mode
+    /// What the user typed that matching respects.
     public let options: Options
     /// Folded query words (for word-prefix matching), as UTF-8.
     let queryWords: [[UInt8]]

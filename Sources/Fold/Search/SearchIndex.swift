@@ -18,8 +18,9 @@ import Darwin
 public struct SearchIndex<ID: Sendable>: Sendable {
     /// The folder the keys were folded with; match with a `Matcher` built on the same folder.
     public let folder: Folder
-    /// The callers' identifiers and texts, in order.
+    /// The callers' identifiers, in order.
     public private(set) var ids: [ID] = []
+    /// The callers' texts as given, in the order of ``ids``.
     public private(set) var originals: [String] = []
     /// Every key's folded UTF-8, one after another; key `i` is `keyStarts[i]..<keyStarts[i+1]`.
     @usableFromInline private(set) var bytes: [UInt8] = []

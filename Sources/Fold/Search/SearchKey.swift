@@ -19,7 +19,7 @@ public struct SearchKey<ID: Sendable>: Sendable {
 }
 
 extension Folder {
-    /// Folds `text` once into a key for ``Matcher/filter(_:)-(([SearchKey<ID>]))``.
+    /// Folds `text` once into a key for ``Matcher/filter(_:)-([SearchKey<ID>])``.
     ///
     /// ```swift
     /// let key = try Folder().searchKey(for: "Crème brûlée", id: 42)

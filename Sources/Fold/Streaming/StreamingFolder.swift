@@ -139,6 +139,7 @@ public struct UnsplittableInputError: Error, Sendable, Hashable, CustomStringCon
     /// The stream's ``StreamingFolder/maxPendingBytes``.
     public let limit: Int
 
+    /// Where the stretch starts and the limit it passed.
     public var description: String {
         "more than \(limit) bytes from byte offset \(byteOffset) without a point where the text can be folded in pieces (one combining sequence)"
     }

@@ -191,6 +191,7 @@ public struct InvalidUTF8Error: Error, Sendable, Hashable, CustomStringConvertib
     /// ```
     public init(byteOffset: Int) { self.byteOffset = byteOffset }
 
+    /// "invalid UTF-8 at byte offset N".
     public var description: String { "invalid UTF-8 at byte offset \(byteOffset)" }
 }
 
