@@ -44,6 +44,7 @@ test: deps
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build --disable-xctest $(TEST_FLAGS)
 	$(MAKE) --no-print-directory test-integrations
+	$(MAKE) --no-print-directory test-postgres
 
 # Fold with the SQLite wrappers apps use (Integrations/, its own package): sqlite-nio's bundled
 # SQLite through FoldSQLiteNIO, and the README's GRDB example.
@@ -150,4 +151,7 @@ vectors: build
 	.build/release/foldcheck vectors TestVectors/*.tsv
 
 clean:
-	rm -rf .build .build-test .build-tsan .build-apsw Benchmarks/.build Fuzz/.build Integrations/.build
+	rm -rf .build .build-test .build-tsan .build-apsw .build-docs Benchmarks/.build Fuzz/.build Integrations/.build Postgres/.build
+
+# Fold in PostgreSQL (Postgres/, its own package): postgres-extension, test-postgres, bench-postgres.
+include Postgres/Makefile.inc

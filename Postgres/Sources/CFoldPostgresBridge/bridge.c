@@ -1,0 +1,2 @@
+// CFoldPostgresBridge is its header (include/FoldPostgresBridge.h); SwiftPM needs a source file.
+#include "FoldPostgresBridge.h"

@@ -1,0 +1,2 @@
+// libpq, PostgreSQL's client library (Debian: libpq-dev), for the tests and the benchmark.
+#include <libpq-fe.h>

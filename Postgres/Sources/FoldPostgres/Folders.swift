@@ -1,0 +1,144 @@
+import CFoldPostgresBridge
+import Fold
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One profile's folder, as the extension's C side holds it: an opaque pointer that stays valid
+/// for the life of the backend (each entry is made once and never freed), with its name and
+/// fingerprint as C strings for error messages and SQL results.
+///
+/// A backend runs one query at a time on one thread, and no Swift call of this module calls back
+/// into PostgreSQL, so `tokenizer` (buffers reused from text to text) is only ever used by one
+/// call at a time.
+final class FolderEntry: @unchecked Sendable {
+    let folder: Folder
+    let name: UnsafeMutablePointer<CChar>
+    let fingerprint: UnsafeMutablePointer<CChar>
+    let summary: UnsafeMutablePointer<CChar>
+    var tokenizer: Tokenizer
+
+    init(_ folder: Folder) {
+        self.folder = folder
+        name = strdup(folder.profile.name)
+        fingerprint = strdup(folder.fingerprint)
+        summary = strdup(folder.profile.summary)
+        tokenizer = Tokenizer(folder)
+    }
+
+    /// The entry behind a handle that `handle(for:)` gave out.
+    static func of(_ handle: UnsafeRawPointer) -> FolderEntry {
+        Unmanaged<FolderEntry>.fromOpaque(handle).takeUnretainedValue()
+    }
+}
+
+/// The folders made so far in this backend, by profile name.
+enum Folders {
+    /// Every profile the extension accepts: the presets, then the language tailorings.
+    static let profiles: [FoldProfile] = FoldProfile.presets + FoldProfile.tailoredPresets
+
+    /// "search, ascii, nfc, ...", for the error that names the valid profiles.
+    /// Written once, then only read.
+    nonisolated(unsafe) static let names: UnsafeMutablePointer<CChar> = strdup(profiles.map(\.name).joined(separator: ", "))
+
+    /// The handles made so far (as addresses: the entries are never freed).
+    private static let made = Mutex<[String: UInt]>([:])
+
+    /// The handle of `profile`'s folder (made on first use, then kept), or the status that says
+    /// why there is none.
+    static func handle(named name: String) -> Result<UnsafeRawPointer, Status> {
+        let key = name.lowercased()
+        if let address = made.withLock({ $0[key] }) { return .success(UnsafeRawPointer(bitPattern: address)!) }
+        guard let profile = FoldProfile(named: key) else { return .failure(.unknownProfile) }
+        guard let folder = try? Folder(profile) else { return .failure(.failed) }
+        let entry = UInt(bitPattern: Unmanaged.passRetained(FolderEntry(folder)).toOpaque())
+        let kept = made.withLock { made -> (address: UInt, isNew: Bool) in
+            if let existing = made[key] { return (existing, false) }
+            made[key] = entry
+            return (entry, true)
+        }
+        if !kept.isNew {
+            // Made meanwhile by another thread (a backend has one, but the module does not rely
+            // on it): keep the first, let this one go.
+            Unmanaged<FolderEntry>.fromOpaque(UnsafeRawPointer(bitPattern: entry)!).release()
+        }
+        return .success(UnsafeRawPointer(bitPattern: kept.address)!)
+    }
+}
+
+/// The statuses of FoldPostgresBridge.h, as Swift sees them.
+enum Status: Int32, Error {
+    case ok = 0            // FOLDPG_OK
+    case invalidUTF8 = 1   // FOLDPG_INVALID_UTF8
+    case outOfMemory = 2   // FOLDPG_OUT_OF_MEMORY
+    case tooLong = 3       // FOLDPG_TOO_LONG
+    case unsplittable = 4  // FOLDPG_UNSPLITTABLE
+    case unknownProfile = 5  // FOLDPG_UNKNOWN_PROFILE
+    case failed = 6        // FOLDPG_FAILED
+    case unit = 7          // FOLDPG_UNIT
+    case end = 8           // FOLDPG_END
+}
+
+@_cdecl("foldpg_folder")
+func foldpgFolder(_ name: UnsafePointer<UInt8>?, _ count: Int64, _ status: UnsafeMutablePointer<Int32>?) -> UnsafeRawPointer? {
+    let text = String(decoding: UnsafeBufferPointer(start: name, count: Int(max(0, count))), as: UTF8.self)
+    switch Folders.handle(named: text) {
+    case .success(let handle):
+        status?.pointee = Status.ok.rawValue
+        return handle
+    case .failure(let failure):
+        status?.pointee = failure.rawValue
+        return nil
+    }
+}
+
+@_cdecl("foldpg_profile_names")
+func foldpgProfileNames() -> UnsafePointer<CChar> {
+    UnsafePointer(Folders.names)
+}
+
+@_cdecl("foldpg_profile_count")
+func foldpgProfileCount() -> Int32 {
+    Int32(Folders.profiles.count)
+}
+
+@_cdecl("foldpg_profile_at")
+func foldpgProfileAt(_ index: Int32, _ status: UnsafeMutablePointer<Int32>?) -> UnsafeRawPointer? {
+    guard index >= 0, Int(index) < Folders.profiles.count else {
+        status?.pointee = Status.unknownProfile.rawValue
+        return nil
+    }
+    switch Folders.handle(named: Folders.profiles[Int(index)].name) {
+    case .success(let handle):
+        status?.pointee = Status.ok.rawValue
+        return handle
+    case .failure(let failure):
+        status?.pointee = failure.rawValue
+        return nil
+    }
+}
+
+@_cdecl("foldpg_folder_name")
+func foldpgFolderName(_ folder: UnsafeRawPointer) -> UnsafePointer<CChar> {
+    UnsafePointer(FolderEntry.of(folder).name)
+}
+
+@_cdecl("foldpg_folder_fingerprint")
+func foldpgFolderFingerprint(_ folder: UnsafeRawPointer) -> UnsafePointer<CChar> {
+    UnsafePointer(FolderEntry.of(folder).fingerprint)
+}
+
+@_cdecl("foldpg_folder_summary")
+func foldpgFolderSummary(_ folder: UnsafeRawPointer) -> UnsafePointer<CChar> {
+    UnsafePointer(FolderEntry.of(folder).summary)
+}
+
+/// For the tests only: a trap inside Swift, as a failed check in the library would be. The
+/// extension's C turns it into an ERROR and disables Fold in that session (fold.c, "Traps").
+@_cdecl("foldpg_test_trap")
+func foldpgTestTrap() {
+    let limit = Int(getpid()) >= 0 ? 1 : 2   // not constant, so the optimizer keeps the check
+    precondition(limit == 2, "fold: the test trap")
+}

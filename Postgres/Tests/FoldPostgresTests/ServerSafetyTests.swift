@@ -1,0 +1,64 @@
+import Fold
+import Foundation
+import PostgresSupport
+import Testing
+
+@Suite(.serialized) struct ServerSafetyTests {
+    /// A trap inside Swift (what a failed check in the library would be) is an ERROR: the
+    /// backend lives on, the postmaster does not restart (no other session is cut off), Fold is
+    /// disabled in that session only, and a new session folds.
+    @Test func aSwiftTrapIsAnErrorNotACrash() throws {
+        let db = try TestCluster.freshDatabase()
+        let bystander = try TestCluster.shared().connect(database: try db.value("SELECT current_database()")!)
+        try db.execute("CREATE FUNCTION fold_test_trap() RETURNS void AS '$libdir/fold', 'fold_test_trap' LANGUAGE C")
+        let started = try db.value("SELECT pg_postmaster_start_time()")
+        let pid = db.backendPID
+        let trap = error { try db.execute("SELECT fold_test_trap()") }
+        #expect(trap?.sqlState == "XX000" && trap?.message.contains("stopped on an internal check") == true, "\(String(describing: trap))")
+        #expect(db.backendPID == pid)
+        #expect(try db.value("SELECT 40 + 2") == "42")
+        let refused = error { try db.execute("SELECT fold('x')") }
+        #expect(refused?.sqlState == "XX000" && refused?.message.contains("disabled in this session") == true, "\(String(describing: refused))")
+        // Inside a PL/pgSQL exception block too (its longjmp target does not restore the signal mask).
+        let other = try TestCluster.shared().connect(database: try db.value("SELECT current_database()")!)
+        try other.execute("""
+            DO $$ BEGIN PERFORM fold_test_trap(); EXCEPTION WHEN internal_error THEN RAISE NOTICE 'caught'; END $$
+            """)
+        #expect(other.notices.contains { $0.contains("caught") })
+        #expect(error { try other.execute("SELECT fold_test_trap()") }?.sqlState == "XX000")
+        // The bystander's session and the server went on.
+        #expect(try bystander.value("SELECT fold('Łódź')") == "lodz")
+        #expect(try bystander.value("SELECT pg_postmaster_start_time()") == started)
+        #expect(try TestCluster.shared().connect(database: try db.value("SELECT current_database()")!).value("SELECT fold('Ærø', 'ascii')") == "aero")
+    }
+
+    /// The module carries the Swift runtime: a server started with the toolchain's runtime
+    /// directory hidden (an empty directory mounted over it in a private mount namespace) loads
+    /// it and folds, parses and builds queries; its NEEDED list has no Swift library.
+    @Test(.enabled(if: canMakeMountNamespace, "a private mount namespace (unshare -m) needs root and CAP_SYS_ADMIN"))
+    func theModuleLoadsWithoutTheToolchain() throws {
+        let runtime = try swiftRuntimeDirectory()
+        #expect(FileManager.default.fileExists(atPath: runtime + "/libswiftCore.so"))
+        let empty = NSTemporaryDirectory() + "empty-\(getpid())"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let hidden = try Cluster.start(name: "fold-hidden", launcher: [
+            "unshare", "-m", "sh", "-c", "mount --bind \"$0\" \"$1\" && ! test -e \"$1/libswiftCore.so\" && shift && exec \"$@\"",
+            empty, runtime,
+        ])
+        defer { hidden.stop() }
+        let db = try hidden.connect()
+        try db.execute("CREATE EXTENSION fold")
+        #expect(try db.rows("SELECT fold('Straße in Łódź'), to_tsvector('fold', 'Crème ½')::text, fold_tsquery('東京')::text")
+                == [["strasse in lodz", "'1':2 '2':3 'creme':1", "'東' <-> '京':*"]])
+        // The backend that loaded it sees no Swift library, and none in its namespace.
+        let pid = db.backendPID
+        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        #expect(maps.contains("/fold.so") && !maps.contains("libswift"), "\(maps.split(separator: "\n").filter { $0.contains(".so") }.prefix(20))")
+        let seen = try Cluster.run(["nsenter", "-t", String(pid), "-m", "ls", runtime])
+        #expect(seen.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "the runtime directory is not hidden: \(seen.prefix(200))")
+        let module = try Cluster.run(["pg_config", "--pkglibdir"]).trimmingCharacters(in: .whitespacesAndNewlines) + "/fold.so"
+        let dynamic = try Cluster.run(["readelf", "-d", module])
+        #expect(!dynamic.contains("libswift") && dynamic.contains("libicuuc.so") && dynamic.contains("NODELETE"), "\(dynamic)")
+    }
+}
