@@ -115,15 +115,26 @@ final class Output {
         count = base.distance(to: p) + 1
     }
 
-    /// Copies `bytes` to `p`: a word's few bytes one by one (a call to memcpy costs more than
-    /// the copy), longer ones with memcpy.
+    /// Copies `bytes` to `p`: a word's few bytes as two overlapping loads and stores of 8, 4 or
+    /// 2 bytes (never reading outside `bytes`; a call to memcpy costs more than such a copy),
+    /// longer ones with memcpy.
     @inline(__always)
     private static func copy(_ bytes: UnsafeRawBufferPointer, to p: UnsafeMutableRawPointer) {
-        guard let source = bytes.baseAddress else { return }
-        if bytes.count <= 16 {
-            for k in 0..<bytes.count { p.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
-        } else {
-            memcpy(p, source, bytes.count)
+        guard let s = bytes.baseAddress else { return }
+        let n = bytes.count
+        if n >= 8 && n <= 16 {
+            p.storeBytes(of: s.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            (p + n - 8).storeBytes(of: (s + n - 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        } else if n >= 4 && n < 8 {
+            p.storeBytes(of: s.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            (p + n - 4).storeBytes(of: (s + n - 4).loadUnaligned(as: UInt32.self), as: UInt32.self)
+        } else if n >= 2 && n < 4 {
+            p.storeBytes(of: s.loadUnaligned(as: UInt16.self), as: UInt16.self)
+            (p + n - 2).storeBytes(of: (s + n - 2).loadUnaligned(as: UInt16.self), as: UInt16.self)
+        } else if n == 1 {
+            p.storeBytes(of: s.load(as: UInt8.self), as: UInt8.self)
+        } else if n > 16 {
+            memcpy(p, s, n)
         }
     }
 
@@ -135,9 +146,26 @@ final class Output {
     }
 
     /// Stores a non-negative integer's decimal digits at `p` (at most 20); returns the end.
+    /// Offsets in a line are mostly below 1,000: those take no loop.
     @inline(__always)
     private static func storeDecimal(_ value: Int, at p: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        var n = UInt(bitPattern: max(0, value))
+        let v = UInt(bitPattern: max(0, value))
+        if v < 10 {
+            p.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: v), as: UInt8.self)
+            return p + 1
+        }
+        if v < 100 {
+            p.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: v / 10), as: UInt8.self)
+            (p + 1).storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: v % 10), as: UInt8.self)
+            return p + 2
+        }
+        if v < 1000 {
+            p.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: v / 100), as: UInt8.self)
+            (p + 1).storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: v / 10 % 10), as: UInt8.self)
+            (p + 2).storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: v % 10), as: UInt8.self)
+            return p + 3
+        }
+        var n = v
         var digits = 1
         var rest = n / 10
         while rest > 0 { digits += 1; rest /= 10 }

@@ -427,4 +427,24 @@ func titles(_ lines: Int) -> Data {
         #expect(badOne.stderr == "foldcheck: invalid UTF-8 on line 60001 at byte offset 1 of the line (byte offset \(input.count + 1) of the input); use --replace-invalid to replace it with U+FFFD\n")
         #expect(badFour.stderr == badOne.stderr)
     }
+
+    /// Each token line's offsets are the bytes of its original field, at every number of
+    /// digits (a line of 30,000 bytes).
+    @Test func tokenOffsetsPointAtTheirOriginal() throws {
+        let line = (0..<6_000).map { $0 % 3 == 0 ? "Łódź" : "w\($0)" }.joined(separator: " ")
+        let bytes = Array(line.utf8)
+        let r = try foldcheck(["tokens", "--jobs", "1"], stdin: Data((line + "\n").utf8))
+        #expect(r.status == 0)
+        let rows = r.out.split(separator: "\n")
+        #expect(rows.count == 6_000)
+        for row in rows {
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false)
+            guard f.count == 4, let start = Int(f[1]), let end = Int(f[2]), start < end, end <= bytes.count else {
+                Issue.record("bad row \(row)")
+                continue
+            }
+            #expect(String(decoding: bytes[start..<end], as: UTF8.self) == String(f[3]), "\(row)")
+        }
+        #expect(rows.last.map { $0.hasSuffix("\t\(bytes.count)\tw5999") } == true)
+    }
 }
