@@ -3,8 +3,42 @@ extension WordBreaker {
 
     /// ICU's word break iterator with Fold's decisions applied: the reference for the fast
     /// path, and the path of text that needs a dictionary.
-    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
-        adjust((try? ICU.wordSegments(utf8: utf8)) ?? [], in: utf8)
+    ///
+    /// ICU's iterator takes at most `Int32.max` bytes, so a longer text goes to it in pieces of at
+    /// most `pieceLimit` bytes, each ending just after a space or line break (no word spans one,
+    /// so the words are those of the whole text; a piece without one ends at a character
+    /// boundary). Any other failure of ICU's (it cannot allocate) stops the process: answering
+    /// "no words" would index a text as empty without a word said.
+    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>, pieceLimit: Int = 1 << 30) -> [Range<Int>] {
+        var segments: [Range<Int>] = []
+        var start = 0
+        while start < utf8.count {
+            var end = utf8.count
+            if end - start > pieceLimit {
+                end = start + pieceLimit
+                // Back to just after a space or line break in the last quarter of the piece.
+                var k = end
+                while k > start + pieceLimit * 3 / 4 && !(utf8[k - 1] == 0x20 || utf8[k - 1] == 0x0A) { k -= 1 }
+                if k > start + pieceLimit * 3 / 4 {
+                    end = k
+                } else {
+                    while end > start + 1 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+                }
+            }
+            let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
+            do {
+                let found = try ICU.wordSegments(utf8: piece)
+                if start == 0 && end == utf8.count {
+                    segments = found   // the whole text in one piece: nearly every text
+                } else {
+                    segments += found.map { ($0.lowerBound + start)..<($0.upperBound + start) }
+                }
+            } catch {
+                preconditionFailure("ICU's word break iterator failed on \(piece.count) bytes of valid UTF-8: \(error)")
+            }
+            start = end
+        }
+        return adjust(segments, in: utf8)
     }
 
     /// Applies Fold's decisions to ICU's word segments: each segment is cut at its apostrophes
