@@ -22,16 +22,6 @@ static cfoldsqlite_host host;
 
 #include "../CFoldSQLite/sql_functions.inc"
 
-static fts5_api *fts5_api_of(sqlite3 *db) {
-    fts5_api *api = 0;
-    sqlite3_stmt *statement = 0;
-    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0) != SQLITE_OK) return 0;
-    sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", 0);
-    sqlite3_step(statement);
-    sqlite3_finalize(statement);
-    return api;
-}
-
 int sqlite3_foldsqlite_init(sqlite3 *db, char **error_message, const sqlite3_api_routines *routines) {
     SQLITE_EXTENSION_INIT2(routines);
     if (routines == 0) {
@@ -45,7 +35,7 @@ int sqlite3_foldsqlite_init(sqlite3 *db, char **error_message, const sqlite3_api
     host.result_error = sqlite3_result_error;
     host.result_error_nomem = sqlite3_result_error_nomem;
     host.result_null = sqlite3_result_null;
-    fts5_api *api = fts5_api_of(db);
+    fts5_api *api = lookup_fts5_api(db);
     if (api == 0) {
         if (error_message) *error_message = sqlite3_mprintf("fold: this SQLite has no FTS5");
         return SQLITE_ERROR;

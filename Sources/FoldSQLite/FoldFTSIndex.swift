@@ -310,8 +310,12 @@ public final class FoldFTSIndex {
     /// first). `body` returns false to stop.
     package func forEachMatch(_ query: String, limit: Int, prefixLast: Bool = true, window: Int? = nil,
                               _ body: (Int64, [UnsafeRawBufferPointer], [[Range<Int>]]) throws -> Bool) throws {
-        guard let match = FoldQuery.match(query, folder: folder, prefixLast: prefixLast, typedDiacritics: typedDiacritics) else { return }
-        let highlighter = Highlighter(query: query, folder: folder, prefixLast: prefixLast)
+        // The query folded once: its plain words mark, its typed ones (when the index keeps
+        // typed diacritics) search.
+        let plain = FoldQuery.words(of: query, folder: folder).phrases
+        let searched = typedDiacritics ? FoldQuery.words(of: query, folder: folder, typedDiacritics: true).phrases : plain
+        guard let match = FoldQuery.expression(searched, prefixLast: prefixLast) else { return }
+        let highlighter = Highlighter(phrases: plain, folder: folder, prefixLast: prefixLast)
         let columnList = columns.map(quoted).joined(separator: ", ")
         let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")
         s.bind(1, match)

@@ -18,7 +18,12 @@ struct Highlighter {
     private let multiWord: Bool
 
     init(query: String, folder: Folder, prefixLast: Bool) {
-        phrases = FoldQuery.words(of: query, folder: folder).phrases
+        self.init(phrases: FoldQuery.words(of: query, folder: folder).phrases, folder: folder, prefixLast: prefixLast)
+    }
+
+    /// Phrases as ``FoldQuery`` made them (each a list of folded words).
+    init(phrases: [[[UInt8]]], folder: Folder, prefixLast: Bool) {
+        self.phrases = phrases
         self.prefixLast = prefixLast
         self.folder = folder
         var table = [[Int]](repeating: [], count: 256)

@@ -26,7 +26,11 @@ public enum FoldQuery {
     /// With `typedDiacritics` (for a table whose tokenizer has `typed_diacritics`), a word typed
     /// with a diacritic is passed on with it, so the tokenizer can find only that diacritic.
     public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false) -> String? {
-        let phrases = words(of: input, folder: folder, typedDiacritics: typedDiacritics).phrases
+        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).phrases, prefixLast: prefixLast)
+    }
+
+    /// The MATCH expression of phrases of folded words (nil when there are none).
+    static func expression(_ phrases: [[[UInt8]]], prefixLast: Bool) -> String? {
         guard !phrases.isEmpty else { return nil }
         var parts = phrases.map { phrase in
             "\"" + doubling("\"", in: phrase.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")) + "\""
@@ -58,7 +62,7 @@ public enum FoldQuery {
     static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int, usedEnd: Int) {
         // ASCII has no diacritic to keep: no typed folder to make.
         let typed = typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 })
-            ? try? Folder(TokenizerInstance.Analyzer.typedProfile(folder.profile)) : nil
+            ? try? Folder(folder.profile.typed(keepingDiacritics: true)) : nil
         var phrases: [[[UInt8]]] = []
         var lastEnd = -1, used = 0, ignored = 0, usedEnd = input.utf8.count
         var bytes = Array(input.utf8)

@@ -137,16 +137,7 @@ final class TokenizerInstance {
         init(_ profile: FoldProfile, typedDiacritics: Bool) throws {
             folder = try Folder(profile)
             tokenizer = Tokenizer(folder)
-            typed = typedDiacritics ? try Folder(Self.typedProfile(profile)) : nil
-        }
-
-        static func typedProfile(_ profile: FoldProfile) -> FoldProfile {
-            var typed = profile
-            typed.removesMarks = false
-            typed.foldsLetters = false
-            typed.transliteratesToASCII = false
-            typed.name += "-typed"
-            return typed
+            typed = typedDiacritics ? try Folder(profile.typed(keepingDiacritics: true)) : nil
         }
     }
 

@@ -99,6 +99,8 @@ func titles(_ lines: Int) -> Data {
             let file = dir.appendingPathComponent("t.txt")
             try "Crème brûlée\nŁódź\n".write(to: file, atomically: true, encoding: .utf8)
             #expect(try foldcheck(["index", db, file.path]).status == 0)
+            // A database `index` creates is in WAL mode (searches read the old index during a rebuild).
+            #expect(try sqliteShell(db, "PRAGMA journal_mode;").out == "wal\n")
             try expectRun(["index", db, file.path], stdout: "",
                           stderr: "foldcheck: lines in \(db) already has rows; add --append to add these lines to them, or --replace to index only these (nothing was changed) (see foldcheck --help)\n", status: 64)
             try expectRun(["search", db, "lodz"], stdout: "[Łódź]\n")

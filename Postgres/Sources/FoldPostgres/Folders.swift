@@ -84,7 +84,12 @@ enum Status: Int32, Error {
 @_cdecl("foldpg_folder")
 func foldpgFolder(_ name: UnsafePointer<UInt8>?, _ count: Int64, _ status: UnsafeMutablePointer<Int32>?) -> UnsafeRawPointer? {
     let text = String(decoding: UnsafeBufferPointer(start: name, count: Int(max(0, count))), as: UTF8.self)
-    switch Folders.handle(named: text) {
+    return handleOrStatus(Folders.handle(named: text), status)
+}
+
+/// The handle, with `status` ok, or nil with `status` saying why.
+private func handleOrStatus(_ result: Result<UnsafeRawPointer, Status>, _ status: UnsafeMutablePointer<Int32>?) -> UnsafeRawPointer? {
+    switch result {
     case .success(let handle):
         status?.pointee = Status.ok.rawValue
         return handle
@@ -110,14 +115,7 @@ func foldpgProfileAt(_ index: Int32, _ status: UnsafeMutablePointer<Int32>?) -> 
         status?.pointee = Status.unknownProfile.rawValue
         return nil
     }
-    switch Folders.handle(named: Folders.profiles[Int(index)].name) {
-    case .success(let handle):
-        status?.pointee = Status.ok.rawValue
-        return handle
-    case .failure(let failure):
-        status?.pointee = failure.rawValue
-        return nil
-    }
+    return handleOrStatus(Folders.handle(named: Folders.profiles[Int(index)].name), status)
 }
 
 @_cdecl("foldpg_folder_name")

@@ -39,19 +39,6 @@ while let argument = arguments.popFirst() {
 
 // ---- Titles (Benchmarks/Sources/BenchSupport/Titles.swift's makeTitles, seed 1) ----
 
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func inRange(_ r: ClosedRange<Int>) -> Int { r.lowerBound + below(r.count) }
-}
-
 func loadLines(_ name: String, from directory: String) throws -> [String] {
     let path = directory + "/\(name).txt"
     guard let data = FileManager.default.contents(atPath: path) else {

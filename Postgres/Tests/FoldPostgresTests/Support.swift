@@ -69,17 +69,11 @@ func error(of body: () throws -> Void) -> PostgresError? {
     }
 }
 
-/// A seeded generator (SplitMix64), so a failure can be replayed: FOLD_SEED=<hex>.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// A seeded generator (PostgresSupport's SplitMix64), so a failure can be replayed: FOLD_SEED=<hex>.
+typealias SeededRandom = SplitMix64
+
+extension SplitMix64 {
+    init(_ seed: UInt64) { self.init(state: seed) }
     static let seed: UInt64 = ProcessInfo.processInfo.environment["FOLD_SEED"].flatMap { UInt64($0, radix: 16) } ?? 0xF01D_2026
 }
 

@@ -80,14 +80,8 @@ public struct Matcher: Sendable {
         queryKey = key
         queryWordRanges = WordSegmenter.words(in: key)
         queryWords = queryWordRanges.map { Array(key[$0]) }
-        var typed = folder.profile
-        if options.contains(.respectsTypedDiacritics) {
-            typed.removesMarks = false
-            typed.foldsLetters = false
-            typed.transliteratesToASCII = false
-        }
-        if options.contains(.respectsTypedCase) { typed.foldsCase = false }
-        typed.name += "-typed"
+        let typed = folder.profile.typed(keepingDiacritics: options.contains(.respectsTypedDiacritics),
+                                         keepingCase: options.contains(.respectsTypedCase))
         if options.isEmpty {
             typedFolder = nil
         } else {
@@ -243,5 +237,22 @@ public struct Matcher: Sendable {
             }
         }
         return true
+    }
+}
+
+extension FoldProfile {
+    /// What a word typed with a diacritic (or in upper case) must equal: this profile with marks
+    /// and letters kept (and case, when asked), named `NAME-typed`. Matcher's typed options and
+    /// FoldSQLite's `typed_diacritics` both compare against it.
+    package func typed(keepingDiacritics: Bool, keepingCase: Bool = false) -> FoldProfile {
+        var typed = self
+        if keepingDiacritics {
+            typed.removesMarks = false
+            typed.foldsLetters = false
+            typed.transliteratesToASCII = false
+        }
+        if keepingCase { typed.foldsCase = false }
+        typed.name += "-typed"
+        return typed
     }
 }

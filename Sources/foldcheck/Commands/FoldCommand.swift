@@ -34,6 +34,11 @@ struct FoldCommand: ParsableCommand {
 
     static let maximumJobs = 256
 
+    /// `--jobs` of `fold` and `tokens`: 1 to ``maximumJobs``.
+    static func checkJobs(_ jobs: Int?) throws {
+        if let jobs, !(1...maximumJobs).contains(jobs) { throw ValidationError("--jobs must be between 1 and \(maximumJobs); got \(jobs)") }
+    }
+
     @Option(name: [.customShort("f"), .long], help: ArgumentHelp(
         "Fold this file line by line (repeatable, folded in order; - is stdin).", valueName: "path"))
     var file: [String] = []
@@ -42,7 +47,7 @@ struct FoldCommand: ParsableCommand {
     var text: [String] = []
 
     func validate() throws {
-        if let jobs, !(1...Self.maximumJobs).contains(jobs) { throw ValidationError("--jobs must be between 1 and \(Self.maximumJobs); got \(jobs)") }
+        try Self.checkJobs(jobs)
         if !text.isEmpty && !file.isEmpty { throw ValidationError("give TEXT arguments or --file inputs, not both") }
     }
 

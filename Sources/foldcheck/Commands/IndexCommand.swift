@@ -327,7 +327,7 @@ func openLineIndex(_ database: String, table: String, busyTimeout: Duration = Fo
 
 private func openDatabase(_ path: String, create: Bool, busyTimeout: Duration) throws -> Connection {
     do { return try Connection.open(path, create: create, busyTimeout: busyTimeout) } catch {
-        throw Failure(message: "foldcheck: \(error.message)", code: (error.code & 0xFF) == 14 ? Exit.noInput : failure(for: error).code)
+        throw failure(for: error)
     }
 }
 

@@ -35,7 +35,7 @@ struct TokensCommand: ParsableCommand {
     var text: [String] = []
 
     func validate() throws {
-        if let jobs, !(1...FoldCommand.maximumJobs).contains(jobs) { throw ValidationError("--jobs must be between 1 and \(FoldCommand.maximumJobs); got \(jobs)") }
+        try FoldCommand.checkJobs(jobs)
     }
 
     func run() throws {
