@@ -133,7 +133,9 @@ fuzz: deps
 	bash Fuzz/run.sh $(SECONDS)
 
 # Regenerates Sources/Fold/Engine/GeneratedLatinASCII.swift and GeneratedASCIIAdditions.swift from
-# the linked ICU (Sources/fold-generate).
+# the linked ICU, and what the tokenizer's windows take from the word-boundary table and its rules
+# (Sources/CFoldSupport/include/CFoldWindowClasses.h, Sources/Fold/Segmentation/
+# GeneratedWindowClasses.swift) (Sources/fold-generate; the tests fail when a file is stale).
 generate: deps
 	$(SWIFT) run -c release fold-generate
 

@@ -13,7 +13,7 @@
 public struct Folder: Sendable {
     /// The profile this folder applies.
     public let profile: FoldProfile
-    let engine: FoldEngine
+    private(set) var engine: FoldEngine
 
     /// Creates a folder for a profile.
     ///
@@ -37,6 +37,13 @@ public struct Folder: Sendable {
             _ = try ICU.latinASCII([0xE6])
         }
         engine = FoldEngine.shared(profile.steps)
+    }
+
+    /// A folder whose tokens and matches find their words by `wordBreakTable` (a test's table,
+    /// with a rule changed): every path that segments text takes the table from the folder.
+    init(_ profile: FoldProfile, wordBreakTable: WordBreakTable) throws(ICUError) {
+        try self.init(profile)
+        engine = FoldEngine(steps: profile.steps, wordBreakTable: wordBreakTable)
     }
 
     /// Folds a string (or a substring).

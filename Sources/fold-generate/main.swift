@@ -1,7 +1,10 @@
 // fold-generate: writes the tables Fold generates from the linked ICU.
 //
-//   swift run fold-generate            writes Sources/Fold/Engine/GeneratedLatinASCII.swift and
-//                                      Sources/Fold/Engine/GeneratedASCIIAdditions.swift
+//   swift run fold-generate            writes Sources/Fold/Engine/GeneratedLatinASCII.swift,
+//                                      Sources/Fold/Engine/GeneratedASCIIAdditions.swift, and what
+//                                      the tokenizer's windows take from the word-boundary table:
+//                                      Sources/CFoldSupport/include/CFoldWindowClasses.h and
+//                                      Sources/Fold/Segmentation/GeneratedWindowClasses.swift
 //   swift run fold-generate --check    exits 1 when a file differs from what it would write
 //
 // `make generate` runs the first form. The tests only check the output (GeneratedTablesTests).
@@ -91,9 +94,12 @@ func renderAdditions(_ entries: [(UInt32, ASCIIAddition)]) -> String {
         """
 }
 
+let windows = WindowClasses.ofSharedTable
 let outputs = [
     (latinPath, render(ScalarPolicy.latinASCIITablesFromICU())),
     (additionsPath, renderAdditions(ASCIIAdditionRules.allFromICU())),
+    (packageRoot + "/Sources/CFoldSupport/include/CFoldWindowClasses.h", windows.cHeader),
+    (packageRoot + "/Sources/Fold/Segmentation/GeneratedWindowClasses.swift", windows.swiftSource),
 ]
 if CommandLine.arguments.contains("--check") {
     var stale = false

@@ -278,12 +278,12 @@ import Testing
             let e = expected(bytes)
             bytes.withUnsafeBufferPointer { b in
                 let p = b.baseAddress!
-                for w in [WordBreaker.ASCIIWindow(p, 64, readable: 64), WordBreaker.ASCIIWindow.portable(p)]
+                for w in [WordBreaker.ASCIIWindow(p, 64, readable: 64, table: .shared), WordBreaker.ASCIIWindow.portable(p)]
                 where (w.undecided, w.letters, w.digits, w.joiners) != e {
                     failures.append("\(bytes): \((w.undecided, w.letters, w.digits, w.joiners)), expected \(e)")
                 }
                 // The end of a text: a copy, nothing after `count`.
-                let w = WordBreaker.ASCIIWindow(p, 40, readable: 40), m: UInt64 = (1 << 40) - 1
+                let w = WordBreaker.ASCIIWindow(p, 40, readable: 40, table: .shared), m: UInt64 = (1 << 40) - 1
                 if (w.undecided, w.letters, w.digits, w.joiners) != (e.0 & m, e.1 & m, e.2 & m, e.3 & m) {
                     failures.append("\(bytes.prefix(40)) (40 bytes): \((w.undecided, w.letters, w.digits, w.joiners))")
                 }
@@ -596,7 +596,7 @@ import Testing
         for k in 0..<500 {
             let text = k % 2 == 0 ? randomString(&rng) : String(repeating: "Crème brûlée, l'été 3.14 東京 ", count: 1 + k % 7)
             let tokens = folder.tokens(in: text)
-            var wide = Tokens.Iterator(tokens.text, wide: true), fromWide: [Token] = []
+            var wide = Tokens.Iterator(tokens.text, table: tokens.table, wide: true), fromWide: [Token] = []
             while let t = wide.next() { fromWide.append(t) }
             if fromWide != Array(tokens) { failures.append("\(codePoints(text)): \(fromWide) is not \(Array(tokens))") }
         }
@@ -647,7 +647,7 @@ import Testing
         }
         for text in texts {
             let tokens = folder.tokens(in: text)
-            var one = Tokens.Iterator(tokens.text, wide: true), oneAtATime: [Token] = []
+            var one = Tokens.Iterator(tokens.text, table: tokens.table, wide: true), oneAtATime: [Token] = []
             while let t = one.next() { oneAtATime.append(t) }
             let masked = Array(tokens)
             if masked != oneAtATime || masked.map(\.index) != Array(masked.indices) {

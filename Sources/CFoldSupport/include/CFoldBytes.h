@@ -13,21 +13,24 @@
 #define CFOLD_BYTES_H
 
 #include <stdint.h>
+#include "CFoldWindowClasses.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 /// The classes of 64 bytes, one bit per byte (byte k is bit k): what the tokenizer's ASCII
-/// windows decide words from.
+/// windows decide words from. Which bytes are of which class is generated from Fold's
+/// word-boundary table and rules (CFoldWindowClasses.h).
 typedef struct {
-    /// Bytes that are not ASCII, and "_": the window does not decide words that touch them.
+    /// Bytes that are not ASCII, and the ASCII bytes of CFOLD_WINDOW_UNDECIDED ("_"): the
+    /// window does not decide words that touch them.
     uint64_t undecided;
-    /// A-Z and a-z.
+    /// CFOLD_WINDOW_LETTERS (A-Z and a-z).
     uint64_t letters;
-    /// 0-9.
+    /// CFOLD_WINDOW_DIGITS (0-9).
     uint64_t digits;
-    /// ".", "," and ";": the bytes that may join two letters or two digits.
+    /// CFOLD_WINDOW_JOINERS (".", "," and ";"): the bytes that may join two letters or two digits.
     uint64_t joiners;
 } cfold_ascii_classes;
 
@@ -47,51 +50,73 @@ static inline uint64_t cfold_gather_high_bits(uint64_t x) {
     return ((x >> 7) * 0x0102040810204080ull) >> 56;
 }
 
+/// The high bit (0x80) of each byte of the eight in `w` that is ASCII and, with the bits of
+/// `ignore` set, within `lo`...`hi` (all below 0x80). With each byte's high bit set,
+/// subtracting `lo` borrows from no other byte and leaves the high bit set exactly when the
+/// byte is at least `lo`.
+static inline __attribute__((always_inline)) uint64_t cfold_within8(uint64_t w, uint64_t ignore, uint64_t lo, uint64_t hi) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t x = w | highs | (ignore * ones);
+    return ((x - lo * ones) & ~(x - (hi + 1) * ones)) & ~w & highs;
+}
+
+/// The high bit of each byte of the eight in `w` that is an ASCII letter or digit of the
+/// windows (CFOLD_WINDOW_LETTERS, CFOLD_WINDOW_DIGITS): the state machine's step over runs of them.
+static inline __attribute__((always_inline)) uint64_t cfold_word_bytes8(uint64_t w) {
+#define CFOLD_SWAR(ignore, lo, hi) | cfold_within8(w, (ignore), (lo), (hi))
+    return 0 CFOLD_WINDOW_LETTERS(CFOLD_SWAR) CFOLD_WINDOW_DIGITS(CFOLD_SWAR);
+#undef CFOLD_SWAR
+}
+
 /// The classes of the 64 bytes at `p` from eight-byte words: the portable way, and the
 /// reference the tests hold the SSE2 way to.
 static inline cfold_ascii_classes cfold_ascii_classes64_portable(const uint8_t *p) {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    const uint64_t highs = 0x8080808080808080ull;
     cfold_ascii_classes r = {0, 0, 0, 0};
     uint64_t words[8];
     cfold_words64(p, words);
     for (int k = 0; k < 8; k++) {
         const uint64_t w = words[k];
-        // With each byte's high bit set, subtracting `lo` borrows from no other byte and leaves
-        // the high bit set exactly when the byte is at least `lo`.
-        const uint64_t c = w | highs, ascii = ~w & highs, lowered = c | (0x20 * ones);
-#define CFOLD_WITHIN(x, lo, hi) ((((x) - (lo) * ones) & ~((x) - ((hi) + 1) * ones)) & ascii)
         const int shift = 8 * k;
-        r.undecided |= cfold_gather_high_bits((w & highs) | CFOLD_WITHIN(c, 0x5Full, 0x5Full)) << shift;
-        r.letters |= cfold_gather_high_bits(CFOLD_WITHIN(lowered, 0x61ull, 0x7Aull)) << shift;
-        r.digits |= cfold_gather_high_bits(CFOLD_WITHIN(c, 0x30ull, 0x39ull)) << shift;
-        // "," (2C) and "." (2E) are the bytes that become 2E with bit 1 set.
-        r.joiners |= cfold_gather_high_bits(CFOLD_WITHIN(c | (0x02 * ones), 0x2Eull, 0x2Eull) | CFOLD_WITHIN(c, 0x3Bull, 0x3Bull)) << shift;
-#undef CFOLD_WITHIN
+#define CFOLD_SWAR(ignore, lo, hi) | cfold_within8(w, (ignore), (lo), (hi))
+        r.undecided |= cfold_gather_high_bits((w & highs) CFOLD_WINDOW_UNDECIDED(CFOLD_SWAR)) << shift;
+        r.letters |= cfold_gather_high_bits(0 CFOLD_WINDOW_LETTERS(CFOLD_SWAR)) << shift;
+        r.digits |= cfold_gather_high_bits(0 CFOLD_WINDOW_DIGITS(CFOLD_SWAR)) << shift;
+        r.joiners |= cfold_gather_high_bits(0 CFOLD_WINDOW_JOINERS(CFOLD_SWAR)) << shift;
+#undef CFOLD_SWAR
     }
     return r;
 }
+
+#if defined(__SSE2__)
+/// The bytes of `v` that, with the bits of `ignore` set, are within `lo`...`hi`: 0xFF each.
+/// Unsigned ranges as signed comparisons: x + (0x80 - lo) < -128 + (hi - lo + 1).
+static inline __attribute__((always_inline)) __m128i cfold_within16(__m128i v, int ignore, int lo, int hi) {
+    const __m128i x = ignore ? _mm_or_si128(v, _mm_set1_epi8((char)ignore)) : v;
+    if (lo == hi) return _mm_cmpeq_epi8(x, _mm_set1_epi8((char)lo));
+    return _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - lo))), _mm_set1_epi8((char)(-128 + (hi - lo + 1))));
+}
+#endif
 
 /// The classes of the 64 bytes at `p` (all 64 are read): SSE2 where the target has it, else
 /// ``cfold_ascii_classes64_portable``.
 static inline __attribute__((always_inline)) cfold_ascii_classes cfold_ascii_classes64(const uint8_t *p) {
 #if defined(__SSE2__)
     cfold_ascii_classes r = {0, 0, 0, 0};
-    // Unsigned ranges as signed comparisons: x + (0x80 - lo) < -128 + (hi - lo + 1).
-    const __m128i toLetters = _mm_set1_epi8((char)(0x80 - 'a')), letterCount = _mm_set1_epi8((char)(-128 + 26));
-    const __m128i toDigits = _mm_set1_epi8((char)(0x80 - '0')), digitCount = _mm_set1_epi8((char)(-128 + 10));
-    const __m128i caseBit = _mm_set1_epi8(0x20), bit1 = _mm_set1_epi8(0x02);
-    const __m128i lowLine = _mm_set1_epi8('_'), period = _mm_set1_epi8('.'), semicolon = _mm_set1_epi8(';');
     for (int k = 0; k < 4; k++) {
         const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k));
         const int shift = 16 * k;
         const uint64_t high = (uint64_t)(uint32_t)_mm_movemask_epi8(v);
-        const __m128i letters = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, caseBit), toLetters), letterCount);
-        const __m128i digits = _mm_cmplt_epi8(_mm_add_epi8(v, toDigits), digitCount);
-        const __m128i joiners = _mm_or_si128(_mm_cmpeq_epi8(_mm_or_si128(v, bit1), period), _mm_cmpeq_epi8(v, semicolon));
-        r.undecided |= (high | (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lowLine))) << shift;
+#define CFOLD_SSE2(ignore, lo, hi) | cfold_within16(v, (ignore), (lo), (hi))
+        const __m128i undecided = _mm_setzero_si128() CFOLD_WINDOW_UNDECIDED(CFOLD_SSE2);
+        const __m128i letters = _mm_setzero_si128() CFOLD_WINDOW_LETTERS(CFOLD_SSE2);
+        const __m128i digits = _mm_setzero_si128() CFOLD_WINDOW_DIGITS(CFOLD_SSE2);
+        const __m128i joiners = _mm_setzero_si128() CFOLD_WINDOW_JOINERS(CFOLD_SSE2);
+#undef CFOLD_SSE2
+        r.undecided |= (high | (uint64_t)(uint32_t)_mm_movemask_epi8(undecided)) << shift;
         r.letters |= ((uint64_t)(uint32_t)_mm_movemask_epi8(letters) & ~high) << shift;
         r.digits |= ((uint64_t)(uint32_t)_mm_movemask_epi8(digits) & ~high) << shift;
-        r.joiners |= (uint64_t)(uint32_t)_mm_movemask_epi8(joiners) << shift;
+        r.joiners |= ((uint64_t)(uint32_t)_mm_movemask_epi8(joiners) & ~high) << shift;
     }
     return r;
 #else
@@ -132,23 +157,7 @@ static inline uint64_t cfold_high_bytes64_portable(const uint64_t *w, uint64_t l
     return r;
 }
 
-/// Letters of two bytes that are letters whatever their neighbours: Cyrillic U+0400...U+047F
-/// and the Greek small letters U+03B1...U+03C9.
-#define CFOLD_TWO_BYTE_LETTERS(BYTES) \
-    ((BYTES(0xD0, 0xD1) & (BYTES(0x80, 0xBF) >> 1)) | (BYTES(0xCE, 0xCE) & (BYTES(0xB1, 0xBF) >> 1)) | \
-     (BYTES(0xCF, 0xCF) & (BYTES(0x80, 0x89) >> 1)))
-
-/// Three-byte code points each a word of its own: CJK ideographs U+4E00...U+9FFF, hiragana
-/// U+3041...U+3096, katakana U+30A1...U+30FA and U+30FC...U+30FF.
-#define CFOLD_IDEOGRAPHS(BYTES) \
-    ((((BYTES(0xE5, 0xE9) & (BYTES(0x80, 0xBF) >> 1)) | (BYTES(0xE4, 0xE4) & (BYTES(0xB8, 0xBF) >> 1))) & (BYTES(0x80, 0xBF) >> 2)) | \
-     (BYTES(0xE3, 0xE3) & ((BYTES(0x81, 0x81) >> 1 & BYTES(0x81, 0xBF) >> 2) | \
-                           (BYTES(0x82, 0x82) >> 1 & (BYTES(0x80, 0x96) | BYTES(0xA1, 0xBF)) >> 2) | \
-                           (BYTES(0x83, 0x83) >> 1 & (BYTES(0x80, 0xBA) | BYTES(0xBC, 0xBF)) >> 2))))
-
-/// Three-byte code points in no word between them: 、 。 「 」 『 』 (U+3001, U+3002, U+300C...U+300F).
-#define CFOLD_SEPARATORS(BYTES) \
-    (BYTES(0xE3, 0xE3) & BYTES(0x80, 0x80) >> 1 & (BYTES(0x81, 0x82) | BYTES(0x8C, 0x8F)) >> 2)
+// CFOLD_TWO_BYTE_LETTERS, CFOLD_IDEOGRAPHS and CFOLD_SEPARATORS: CFoldWindowClasses.h.
 
 /// ``CFOLD_TWO_BYTE_LETTERS`` of the 64 bytes at `p`, the portable way (the tests' reference).
 static inline uint64_t cfold_two_byte_letters64_portable(const uint8_t *p) {

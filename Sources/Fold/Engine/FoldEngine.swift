@@ -10,10 +10,16 @@ final class FoldEngine: Sendable {
     /// whose fold has its length has the same shape as its fold (the tokenizer's cheap map).
     let asciiKeepsShape: Bool
 
+    /// The word boundaries of this fold's tokens: ``WordBreakTable/shared``, or a test's table
+    /// with a rule changed (``Folder/init(_:wordBreakTable:)``).
+    let wordBreakTable: WordBreakTable
+
     var decompositions: ScalarTable { core.decompositions }
     var mappings: ScalarTable? { core.mappings }
 
-    private init(steps: FoldProfile.Steps) {
+    /// An engine of its own (not shared) for `steps`, with the word boundaries of `wordBreakTable`.
+    init(steps: FoldProfile.Steps, wordBreakTable: WordBreakTable) {
+        self.wordBreakTable = wordBreakTable
         self.steps = steps
         let pipeline = ScalarPipeline(steps: steps)
         self.pipeline = pipeline
@@ -33,7 +39,7 @@ final class FoldEngine: Sendable {
     static func shared(_ steps: FoldProfile.Steps) -> FoldEngine {
         enginesLock.withLock {
             if let engine = engines[steps] { return engine }
-            let engine = FoldEngine(steps: steps)
+            let engine = FoldEngine(steps: steps, wordBreakTable: .shared)
             engines[steps] = engine
             return engine
         }

@@ -78,7 +78,7 @@ public struct Matcher: Sendable {
         foldedQuery = q.folded
         let key = Array(q.folded.utf8)
         queryKey = key
-        queryWordRanges = WordSegmenter.words(in: key)
+        queryWordRanges = WordBreaker.words(in: key, table: folder.engine.wordBreakTable)
         queryWords = queryWordRanges.map { Array(key[$0]) }
         let typed = folder.profile.typed(keepingDiacritics: options.contains(.respectsTypedDiacritics),
                                          keepingCase: options.contains(.respectsTypedCase))
@@ -176,7 +176,7 @@ public struct Matcher: Sendable {
             return result
         case .wordPrefixes(let order):
             guard !queryWords.isEmpty else { return [] }
-            let words = WordSegmenter.words(in: key)
+            let words = WordBreaker.words(in: key, table: folder.engine.wordBreakTable)
             guard let spans = assignWords(key: key, words: words, order: order, typed: t) else { return [] }
             return spans.sorted { $0.lowerBound < $1.lowerBound }
         }
@@ -205,7 +205,7 @@ public struct Matcher: Sendable {
             if let wordStarts {
                 words = wordStarts.map { Int($0)..<key.count }
             } else {
-                words = WordSegmenter.words(in: key)
+                words = WordBreaker.words(in: key, table: folder.engine.wordBreakTable)
             }
             return assignWords(key: key, words: words, order: order, typed: nil) != nil
         }

@@ -65,7 +65,7 @@ extension SearchIndex {
                         let base = bytes.count
                         bytes.append(contentsOf: key)
                         summary.add(key)
-                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self)) {
+                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self), table: folder.engine.wordBreakTable) {
                             wordStarts.append(Int32(base + $0.lowerBound))
                             summary.addWordStart(key[$0.lowerBound])
                         }

@@ -181,6 +181,7 @@ public struct Tokenizer: Sendable {
         defer { if changed { unitEnds.clear(upTo: o) } }
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
+        let table = engine.wordBreakTable
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
         var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
@@ -207,12 +208,11 @@ public struct Tokenizer: Sendable {
                     if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
                     return
                 }
-                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64)
+                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64, table: table)
                 // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
                 // Ideographs and kana, each a word of its own, are taken after them.
                 var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
                 if w.undecided != 0 {
-                    let table = WordBreakTable.shared
                     leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: table)
                     if w.undecided != 0 { ideographs = w.takeIdeographs(fold + base, table: table) }
                 } else {
@@ -221,11 +221,13 @@ public struct Tokenizer: Sendable {
                 let givenBefore = resume
                 // The byte after the window (the fold's padding past its end: zeros).
                 let after = fold[base &+ 64]
-                let nextLetter: UInt64 = (after | 0x20) &- 0x61 < 26 ? 1 : 0, nextDigit: UInt64 = after &- 0x30 < 10 ? 1 : 0
+                let afterBits = table.windowBits(after)
+                let nextLetter = UInt64(afterBits & WordBreakTable.WindowBits.letter)
+                let nextDigit = UInt64(afterBits & WordBreakTable.WindowBits.digit) &>> 1
                 let letters = w.letters, digits = w.digits, joiners = w.joiners
                 let word = WordBreaker.ASCIIWindow.wordBytes(fold + base, 64, letters: letters, digits: digits, joiners: joiners,
                                                              previousLetter: previousLetter, previousDigit: previousDigit,
-                                                             nextLetter: nextLetter, nextDigit: nextDigit)
+                                                             nextLetter: nextLetter, nextDigit: nextDigit, table: table)
                 var starts = word & ~((word &<< 1) | carry), ends = ~word & ((word &<< 1) | carry)
                 // A joiner that ends the window, before a byte the next window does not decide:
                 // its word is the word breaker's (from the last word given).
@@ -296,7 +298,7 @@ public struct Tokenizer: Sendable {
                     }
                     // The state machine finds the next word (past the undecided bytes, or
                     // holding them), and the windows start again after it.
-                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: WordBreakTable.shared) else { return }
+                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table) else { return }
                     try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
                     resume = next.upperBound
                     base = resume
@@ -309,7 +311,6 @@ public struct Tokenizer: Sendable {
             words.checked = true
             words.position = resume
         }
-        let table = WordBreakTable.shared
         var failure: Error? = nil
         // The words the state machine (or ICU) finds come through the closure, in order; the
         // words an ASCII window decides come after them as a mask, taken here.

@@ -8,8 +8,13 @@
 /// ```
 public struct Tokens: Sequence, Sendable {
     @usableFromInline nonisolated(unsafe) let text: TokenText
+    /// The word boundaries of the folder that made the tokens.
+    @usableFromInline let table: WordBreakTable
 
-    init(_ text: TokenText) { self.text = text }
+    init(_ text: TokenText, table: WordBreakTable) {
+        self.text = text
+        self.table = table
+    }
 
     /// The text the tokens come from.
     ///
@@ -49,7 +54,7 @@ public struct Tokens: Sequence, Sendable {
     /// it.next()?.folded   // "a"
     /// ```
     @inlinable
-    public func makeIterator() -> Iterator { Iterator(text) }
+    public func makeIterator() -> Iterator { Iterator(text, table: table) }
 
     /// The iterator of ``Tokens``: finds the next word from where the last one ended.
     ///
@@ -73,9 +78,9 @@ public struct Tokens: Sequence, Sendable {
         /// (Reachable from the inlinable `makeIterator`, so that the caller's iterator is made
         /// in place rather than copied.)
         @usableFromInline
-        init(_ text: TokenText, wide: Bool = false) {
+        init(_ text: TokenText, table: WordBreakTable, wide: Bool = false) {
             self.text = text
-            finder = Finder(text, wide: wide)
+            finder = Finder(text, table: table, wide: wide)
             base = finder.folded.baseAddress.unsafelyUnwrapped
         }
 
@@ -141,7 +146,7 @@ public struct Tokens: Sequence, Sendable {
             nonisolated(unsafe) let folded: UnsafeBufferPointer<UInt8>
             nonisolated(unsafe) let changes: UnsafePointer<TokenText.ChangeRun>
             let changeCount: Int
-            let table = WordBreakTable.shared
+            let table: WordBreakTable
             var words = WordBreaker.Cursor()
             var cursor = TokenText.Cursor()
             /// The next tokens, found a batch at a time: folded start, folded end, original
@@ -162,7 +167,8 @@ public struct Tokens: Sequence, Sendable {
             /// Inlined into the iterator's init, so that the finder is made in place: its batch
             /// and state are not copied into the iterator (which would be twice a text).
             @inline(__always)
-            init(_ text: TokenText, wide: Bool) {
+            init(_ text: TokenText, table: WordBreakTable, wide: Bool) {
+                self.table = table
                 let (folded, original, header) = text.parts
                 self.folded = folded
                 changes = TokenText.changes(of: header)

@@ -3,6 +3,7 @@
 /// (``WordBreaker``), kept apart from its state machine.
 ///
 /// Two stages: a block number for each 128 code points, and the distinct blocks.
+@usableFromInline
 struct WordBreakTable: @unchecked Sendable {
     /// A code point's role in Fold's word boundaries: UAX #29's Word_Break values, with Fold's
     /// decisions folded in (apostrophes, per-character CJK) and the code points the fast path
@@ -92,9 +93,12 @@ struct WordBreakTable: @unchecked Sendable {
     private static let hiragana = ICU.scriptCode("Hira")
 
     /// The table every tokenizer shares, built on first use (about 1.1 million lookups).
-    static let shared = WordBreakTable()
+    static let shared = WordBreakTable(classify: classify)
 
-    private init() {
+    /// A table of the classes `classify` gives: ``shared`` from ICU's properties, or a test's
+    /// table with a rule changed (whose words every path then follows: its windows decide byte
+    /// by byte unless its classes are those the compiled windows were generated from).
+    init(classify: (UInt32) -> Class) {
         var stage1: [UInt16] = []
         var stage2: [UInt8] = []
         var blocks: [[UInt8]: UInt16] = [:]
@@ -103,7 +107,7 @@ struct WordBreakTable: @unchecked Sendable {
         for start in stride(from: 0, to: 0x110000, by: 128) {
             for k in 0..<128 {
                 let c = UInt32(start + k)
-                block[k] = (0xD800...0xDFFF).contains(c) ? Class.other.rawValue : Self.classify(c).rawValue
+                block[k] = (0xD800...0xDFFF).contains(c) ? Class.other.rawValue : classify(c).rawValue
             }
             if let n = blocks[block] {
                 stage1.append(n)
@@ -142,7 +146,50 @@ struct WordBreakTable: @unchecked Sendable {
         self.stage1 = UnsafePointer(s1)
         self.stage2 = UnsafePointer(s2)
         ascii = UnsafePointer(s2 + Int(stage1[0]) << 7)
+        // What the windows need, derived from the classes just built.
+        let classes = WindowClasses { c in Class(rawValue: stage2[Int(stage1[Int(c >> 7)]) << 7 | Int(c & 127)])! }
+        hasCompiledWindows = classes == GeneratedWindowClasses.classes
+        everyJoinerJoinsDigits = Set(classes.joinersOfLetters).isSubset(of: classes.joinersOfDigits)
+        let bits = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        bits.initialize(repeating: WindowBits.undecided, count: 256)
+        for b in 0..<128 { bits[b] = 0 }
+        for b in classes.letters { bits[Int(b)] |= WindowBits.letter }
+        for b in classes.digits { bits[Int(b)] |= WindowBits.digit }
+        for b in classes.joinersOfLetters { bits[Int(b)] |= WindowBits.joinsLetters }
+        for b in classes.joinersOfDigits { bits[Int(b)] |= WindowBits.joinsDigits }
+        for b in classes.undecided { bits[Int(b)] |= WindowBits.undecided }
+        windowBits = UnsafePointer(bits)
     }
+
+    /// What the windows need from this table (derived from it and ``WordBreakRules``; made on
+    /// each call, for `make generate` and the tests: the table itself holds only plain pointers
+    /// and flags, so that copying it costs no reference counting).
+    var windowClasses: WindowClasses { WindowClasses { self($0) } }
+
+    /// Whether this table's windows are those `make generate` compiled (CFoldWindowClasses.h):
+    /// true for ``shared`` while the generated files are current. A table without them decides
+    /// its windows byte by byte from ``windowBits(_:)`` and takes no runs from masks.
+    let hasCompiledWindows: Bool
+
+    /// Whether every ASCII byte that joins two letters also joins two digits: then a window
+    /// takes every joiner between two digits as joining them without reading it again.
+    let everyJoinerJoinsDigits: Bool
+
+    /// A byte's role in the windows (``WindowBits``), every byte from 0x80 undecided.
+    private let windowBits: UnsafePointer<UInt8>
+
+    /// The bits of a byte's role in the windows.
+    enum WindowBits {
+        static let letter: UInt8 = 1
+        static let digit: UInt8 = 2
+        static let joinsLetters: UInt8 = 4
+        static let joinsDigits: UInt8 = 8
+        static let undecided: UInt8 = 16
+    }
+
+    /// `b`'s role in the windows: ``WindowBits``.
+    @inline(__always)
+    func windowBits(_ b: UInt8) -> UInt8 { windowBits[Int(b)] }
 
     /// Whether a UTF-8 lead byte starts any code point of class ``Class/slow``: text whose
     /// leads all say no needs no ICU (Cyrillic, Greek, most CJK are skipped without decoding).

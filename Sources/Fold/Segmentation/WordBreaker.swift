@@ -17,12 +17,17 @@ import Darwin
 ///   a mark (their `$HangulSyllable` rule takes no `$ExFm*`), nor of a run that ends in "_"
 ///   (ExtendNumLet) or an apostrophe followed by a mark ("a_\u{301}"); Fold keeps them.
 ///
-/// Two implementations with the same answers. The fast path (``nextWord(in:from:)``) is a
-/// state machine over ``WordBreakTable``. The reference (``referenceWords(in:)``) is ICU's
-/// word break iterator with the decisions applied to its segments (``adjust(_:in:)``); it is
-/// also what text with a dictionary script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a
-/// kana voiced sound mark takes (``WordBreakTable/Class/slow``).
-/// The tests compare the two for every code point and for random strings.
+/// The layer, in this folder: the data (``WordBreakTable``: each code point's class), the rules
+/// (``WordBreakRules``: each written once), and two ways to apply them with the same answers.
+/// The fast path is the state machine (``nextWord(in:from:table:)``, unit by unit), with the
+/// 64-byte windows in front of it (``asciiWords(_:_:readable:from:table:max:mask:_:)``, and the
+/// ``Tokenizer``'s loop over the same ``ASCIIWindow``s), whose byte classes and runs are derived
+/// from the table and the rules (``WindowClasses``, compiled by `make generate`). The reference
+/// (``referenceWords(in:pieceLimit:table:)``) is ICU's word break iterator with the decisions
+/// applied to its segments (``adjust(_:in:table:)``); it is also what text with a dictionary
+/// script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a kana voiced sound mark takes
+/// (``WordBreakTable/Class/slow``). The tests compare the paths for every code point and for
+/// random strings, and change one rule to see every path follow it.
 enum WordBreaker {
     /// The version of these rules: part of ``Folder/fingerprint``. Raise it whenever a
     /// boundary can move.
@@ -31,17 +36,16 @@ enum WordBreaker {
     typealias Class = WordBreakTable.Class
 
     /// Every word of `utf8`, in order.
-    static func words(in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    static func words(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared) -> [Range<Int>] {
         var result: [Range<Int>] = []
-        forEachWord(in: utf8) { result.append($0) }
+        forEachWord(in: utf8, table: table) { result.append($0) }
         return result
     }
 
     /// Calls `body` with every word of `utf8`, in order, without collecting them.
     @inline(__always)
-    static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>) -> Void) {
+    static func forEachWord(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared, _ body: (Range<Int>) -> Void) {
         var cursor = Cursor()
-        let table = WordBreakTable.shared
         while cursor.nextWords(in: utf8, table: table, max: 64, { body($0..<$1) }) > 0 {}
     }
 
@@ -86,7 +90,7 @@ enum WordBreaker {
                                 mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
                 checked = true
-                if onlyASCIIMayNeedICU ? containsAt(utf8) : needsICU(utf8) { dictionaryWords = referenceWords(in: utf8) }
+                if onlyASCIIMayNeedICU ? containsAt(utf8) : needsICU(utf8, table: table) { dictionaryWords = referenceWords(in: utf8, table: table) }
             }
             if let words = dictionaryWords {
                 let end = Swift.min(words.count, next + max)
@@ -106,16 +110,15 @@ enum WordBreaker {
     }
 
     /// The same over an array.
-    static func words(in utf8: [UInt8]) -> [Range<Int>] {
-        utf8.withUnsafeBufferPointer { words(in: $0) }
+    static func words(in utf8: [UInt8], table: WordBreakTable = .shared) -> [Range<Int>] {
+        utf8.withUnsafeBufferPointer { words(in: $0, table: table) }
     }
 
     /// Whether the fast path cannot segment `utf8`: it holds a code point of class
     /// ``WordBreakTable/Class/slow`` (a dictionary script, or ZWJ).
-    static func needsICU(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func needsICU(_ utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared) -> Bool {
         guard let p = utf8.baseAddress else { return false }
         let n = utf8.count
-        let table = WordBreakTable.shared
         var i = 0
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i < n {

@@ -26,11 +26,16 @@ extension WordBreaker {
 
         init() {}
 
-        /// The classes of the `count` bytes at `p`: 64 are read when `readable` allows (the
-        /// bytes after `count` only count as undecided, which the caller masks), else a copy.
-        /// SSE2 where the target has it (CFoldSupport), eight-byte words elsewhere.
+        /// The classes of the `count` bytes at `p` in `table`'s windows: 64 are read when
+        /// `readable` allows (the bytes after `count` only count as undecided, which the caller
+        /// masks), else a copy. The compiled classes (CFoldSupport: SSE2 where the target has it,
+        /// eight-byte words elsewhere), or, for a table without them, each byte's from the table.
         @inline(__always)
-        init(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int) {
+        init(_ p: UnsafePointer<UInt8>, _ count: Int, readable: Int, table: WordBreakTable) {
+            guard table.hasCompiledWindows else {
+                self.init(bytesOf: p, Swift.min(count, readable, 64), table: table)
+                return
+            }
             if readable >= 64 {
                 self.init(cfold_ascii_classes64(p))
                 return
@@ -42,6 +47,37 @@ extension WordBreaker {
                 return ASCIIWindow(cfold_ascii_classes64(raw.baseAddress!.assumingMemoryBound(to: UInt8.self)))
             }
         }
+
+        /// The classes of the `count` bytes at `p` (at most 64) read one by one from `table`
+        /// (``WordBreakTable/windowBits(_:)``): the windows of a table whose classes were not
+        /// compiled (a test's, with a rule changed).
+        init(bytesOf p: UnsafePointer<UInt8>, _ count: Int, table: WordBreakTable) {
+            for k in 0..<count {
+                let bits = table.windowBits(p[k]), bit: UInt64 = 1 << UInt64(k)
+                if bits & WordBreakTable.WindowBits.undecided != 0 { undecided |= bit }
+                if bits & WordBreakTable.WindowBits.letter != 0 { letters |= bit }
+                if bits & WordBreakTable.WindowBits.digit != 0 { digits |= bit }
+                if bits & (WordBreakTable.WindowBits.joinsLetters | WordBreakTable.WindowBits.joinsDigits) != 0 { joiners |= bit }
+            }
+        }
+
+        /// Whether `lead` may start a letter of two bytes that the windows take as runs from
+        /// masks (generated: CFOLD_TWO_BYTE_LETTERS).
+        @inline(__always)
+        static func mayStartTwoByteRun(_ lead: UInt8) -> Bool {
+            lead &- GeneratedWindowClasses.twoByteRunLeadFirst < GeneratedWindowClasses.twoByteRunLeadCount
+        }
+
+        /// Whether `lead` may start an ideograph, kana or separator that the windows take as runs
+        /// from masks (generated: CFOLD_IDEOGRAPHS, CFOLD_SEPARATORS).
+        @inline(__always)
+        static func mayStartThreeByteRun(_ lead: UInt8) -> Bool {
+            lead &- GeneratedWindowClasses.threeByteRunLeadFirst < GeneratedWindowClasses.threeByteRunLeadCount
+        }
+
+        /// The starts of the code points of three bytes whose end (the bit after their last byte,
+        /// in `ends`) is within the window: those that start at byte 60 or before.
+        static let threeByteStartsWithin: UInt64 = (1 << 61) &- 1
 
         /// Takes the letters of two bytes (Greek, Cyrillic, the Latin letters a profile keeps:
         /// class ``WordBreakTable/Class/letter``, as ASCII letters) up to the first byte that is
@@ -66,7 +102,7 @@ extension WordBreaker {
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
                 let lead = p[k]
-                if afterReadable && lead &- 0xCE < 4 {
+                if afterReadable && table.hasCompiledWindows && Self.mayStartTwoByteRun(lead) {
                     if !runsMade {
                         runs = cfold_two_byte_letters64(p)
                         runsMade = true
@@ -111,11 +147,11 @@ extension WordBreaker {
             var runs: UInt64 = 0, separators: UInt64 = 0, runsMade = false
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
-                if p[k] &- 0xE3 < 7 {
+                if table.hasCompiledWindows && Self.mayStartThreeByteRun(p[k]) {
                     if !runsMade {
                         let r = cfold_ideograph_runs64(p)
-                        runs = r.ideographs & 0x1FFF_FFFF_FFFF_FFFF
-                        separators = r.separators & 0x1FFF_FFFF_FFFF_FFFF
+                        runs = r.ideographs & Self.threeByteStartsWithin
+                        separators = r.separators & Self.threeByteStartsWithin
                         runsMade = true
                     }
                     let both = runs | separators
@@ -210,34 +246,39 @@ extension WordBreaker {
         }
 
         /// The bytes of the `count` at `p` that are in words, from their `letters`, `digits` and
-        /// `joiners`: letters and digits, and the joiners UAX #29 puts between the right two
-        /// neighbours ("." between two letters or two digits, "," and ";" between two digits).
-        /// `previousLetter`/`previousDigit` (0 or 1) say the byte before bit 0 is one, and
-        /// `nextLetter`/`nextDigit` the byte after bit 63 (a window that goes on from another).
+        /// `joiners`: letters and digits, and the joiners between the right two neighbours
+        /// (``WordBreakRules/joins(_:after:before:)``: "." between two letters or two digits,
+        /// "," and ";" between two digits). `previousLetter`/`previousDigit` (0 or 1) say the
+        /// byte before bit 0 is one, and `nextLetter`/`nextDigit` the byte after bit 63 (a window
+        /// that goes on from another).
         @inline(__always)
         static func wordBytes(_ p: UnsafePointer<UInt8>, _ count: Int, letters: UInt64, digits: UInt64, joiners: UInt64,
                               previousLetter: UInt64 = 0, previousDigit: UInt64 = 0,
-                              nextLetter: UInt64 = 0, nextDigit: UInt64 = 0) -> UInt64 {
+                              nextLetter: UInt64 = 0, nextDigit: UInt64 = 0, table: WordBreakTable) -> UInt64 {
             let betweenLetters = ((letters &<< 1) | previousLetter) & ((letters &>> 1) | (nextLetter &<< 63))
             let betweenDigits = ((digits &<< 1) | previousDigit) & ((digits &>> 1) | (nextDigit &<< 63))
             var joins = joiners & betweenDigits
+            if !table.everyJoinerJoinsDigits && joins != 0 {
+                joins = joinersAmong(joins, p, count, joining: WordBreakTable.WindowBits.joinsDigits, table: table)
+            }
             if joiners & betweenLetters != 0 {
-                joins |= periods(p, count, among: joiners & betweenLetters)
+                joins |= joinersAmong(joiners & betweenLetters, p, count, joining: WordBreakTable.WindowBits.joinsLetters, table: table)
             }
             return letters | digits | joins
         }
 
-        /// The periods among `joiners` (read again: only a window with a joiner between two
-        /// letters asks).
+        /// The bytes among `candidates` whose role in the windows has the bit `joining` (read
+        /// again: only a window with a joiner between two letters asks, or, for a table where
+        /// some joiner of letters joins no digits, between two digits).
         @inline(__always)
-        static func periods(_ p: UnsafePointer<UInt8>, _ count: Int, among joiners: UInt64) -> UInt64 {
-            var periods: UInt64 = 0, rest = joiners
+        static func joinersAmong(_ candidates: UInt64, _ p: UnsafePointer<UInt8>, _ count: Int, joining: UInt8, table: WordBreakTable) -> UInt64 {
+            var result: UInt64 = 0, rest = candidates
             while rest != 0 {
                 let k = rest.trailingZeroBitCount
-                if k < count && p[k] == 0x2E { periods |= 1 &<< UInt64(k) }
+                if k < count && table.windowBits(p[k]) & joining != 0 { result |= 1 &<< UInt64(k) }
                 rest &= rest &- 1
             }
-            return periods
+            return result
         }
     }
 
@@ -273,8 +314,8 @@ extension WordBreaker {
             // space), which it takes as letters, and where ideographs or kana do when the 64
             // bytes and the one after can be read; not where another longer sequence does.
             let wide = readable - pos > 64
-            if nearby == 0 || p[pos] < 0xE0 || (wide && p[pos] &- 0xE3 < 7) {
-                w = ASCIIWindow(p + pos, known, readable: readable - pos)
+            if nearby == 0 || p[pos] < 0xE0 || (wide && ASCIIWindow.mayStartThreeByteRun(p[pos])) {
+                w = ASCIIWindow(p + pos, known, readable: readable - pos, table: table)
                 if w.undecided != 0 {
                     _ = w.takeTwoByteLetters(p + pos, continued: false, afterReadable: wide, table: table)
                     if wide && w.undecided != 0 { ideographs = ASCIIWindow.takeIdeographs(&w, p + pos, table: table) }
@@ -287,7 +328,7 @@ extension WordBreaker {
                 let valid: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) &- 1
                 let letters = w.letters & valid, digits = w.digits & valid
                 let joiners = w.joiners
-                let word = ASCIIWindow.wordBytes(p + pos, known, letters: letters, digits: digits, joiners: joiners)
+                let word = ASCIIWindow.wordBytes(p + pos, known, letters: letters, digits: digits, joiners: joiners, table: table)
                 // A bit at each run's first byte, and at the byte after each run (a run that
                 // reaches the window's end has none).
                 var starts = word & ~(word &<< 1) | ideographs.starts, ends = ~word & (word &<< 1) | ideographs.ends

@@ -1,3 +1,5 @@
+internal import CFoldSupport
+
 extension WordBreaker {
     // MARK: The fast path: the state machine
 
@@ -37,7 +39,7 @@ extension WordBreaker {
     }
 
     @inline(__always)
-    static func isLetter(_ c: Class) -> Bool { c == .letter || c == .hebrewLetter }
+    static func isLetter(_ c: Class) -> Bool { WordBreakRules.isLetter(c) }
 
     /// The first word of `utf8` at or after `start` (a unit boundary: 0, or the end of a word),
     /// or nil. Only for text without ``WordBreakTable/Class/slow`` code points.
@@ -54,8 +56,7 @@ extension WordBreaker {
             // ASCII that starts no word: a unit of its own (a mark after it is a unit that
             // starts none either).
             if p[i] < 0x80 {
-                let c = table.ascii(p[i])
-                if !(isLetter(c) || c == .numeric || c == .extendNumLet) {
+                if !WordBreakRules.continuesRun(table.ascii(p[i])) {
                     i += 1
                     continue
                 }
@@ -72,20 +73,19 @@ extension WordBreaker {
                     runEnd = dEnd
                 }
                 return i..<runEnd
-            case .letter, .hebrewLetter, .numeric, .extendNumLet:
-                break
             default:
-                i = end
-                continue
+                guard WordBreakRules.continuesRun(c) else {
+                    i = end
+                    continue
+                }
             }
-            // A run of units that UAX #29 does not break (WB5 to WB13b, without WB7a and
-            // WB13 whose classes Fold's decisions take out).
-            var last = c, runEnd = end, hasWord = c != .extendNumLet
+            // A run of units that UAX #29 does not break (WordBreakRules).
+            var last = c, runEnd = end, hasWord = WordBreakRules.makesWord(c)
             run: while runEnd < n {
                 // ASCII letters and digits eight at a time; the last one before a byte that is
                 // not ASCII is left to `unit`, for the marks that may follow it.
                 let before = runEnd
-                while runEnd + 8 <= n {
+                while table.hasCompiledWindows && runEnd + 8 <= n {
                     let k = leadingASCIIAlphanumerics(UnsafeRawPointer(p + runEnd).loadUnaligned(as: UInt64.self))
                     runEnd += k
                     if k < 8 { break }
@@ -120,7 +120,7 @@ extension WordBreaker {
                     let c = three ? (b0 & 0x0F) << 12 | UInt32(p[runEnd &+ 1] & 0x3F) << 6 | UInt32(p[runEnd &+ 2] & 0x3F)
                                   : (b0 & 0x1F) << 6 | UInt32(p[runEnd &+ 1] & 0x3F)
                     let d = table(c)
-                    guard d == .letter || d == .hebrewLetter || d == .numeric else { break }
+                    guard WordBreakRules.makesWord(d) else { break }
                     let end = runEnd &+ (three ? 3 : 2)
                     guard p[end] < 0x80 || !table.mayBeExtend(lead: p[end]) else { break }
                     last = d
@@ -131,29 +131,18 @@ extension WordBreaker {
                     continue run
                 }
                 let (d, dEnd) = unit(p, runEnd, n, table)
-                switch d {
-                case .letter, .hebrewLetter, .numeric:
-                    hasWord = true
+                if WordBreakRules.continuesRun(d) {
+                    hasWord = hasWord || WordBreakRules.makesWord(d)
                     last = d
                     runEnd = dEnd
-                case .extendNumLet:
-                    last = d
-                    runEnd = dEnd
-                case .midLetter, .midNumLet, .midNum, .doubleQuote:
-                    // WB6/7, WB7b/c, WB11/12: joins only between the right two neighbours.
+                } else if WordBreakRules.isJoiner(d) {
+                    // A joiner: one word only between the right two neighbours.
                     guard dEnd < n else { break run }
                     let (e, eEnd) = unit(p, dEnd, n, table)
-                    let joins: Bool
-                    switch d {
-                    case .midLetter: joins = isLetter(last) && isLetter(e)
-                    case .midNumLet: joins = (isLetter(last) && isLetter(e)) || (last == .numeric && e == .numeric)
-                    case .midNum: joins = last == .numeric && e == .numeric
-                    default: joins = last == .hebrewLetter && e == .hebrewLetter
-                    }
-                    guard joins else { break run }
+                    guard WordBreakRules.joins(d, after: last, before: e) else { break run }
                     last = e
                     runEnd = eEnd
-                default:
+                } else {
                     break run
                 }
             }
@@ -163,16 +152,11 @@ extension WordBreaker {
         return nil
     }
 
-    /// How many of the eight bytes of `w` (first byte lowest) are ASCII letters or digits
-    /// before the first that is not.
+    /// How many of the eight bytes of `w` (first byte lowest) are the windows' ASCII letters
+    /// or digits (generated from the table: CFoldWindowClasses.h) before the first that is not.
     @inline(__always)
     static func leadingASCIIAlphanumerics(_ w: UInt64) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        // With each byte's high bit set, subtracting `lo` from it borrows from no other byte
-        // and leaves the high bit set exactly when the byte is at least `lo`.
-        let c = w | highs
-        @inline(__always) func within(_ lo: UInt64, _ hi: UInt64) -> UInt64 { (c &- lo &* ones) & ~(c &- (hi + 1) &* ones) }
-        let alphanumeric = (within(0x30, 0x39) | within(0x41, 0x5A) | within(0x61, 0x7A)) & ~w & highs
-        return (~alphanumeric & highs).trailingZeroBitCount >> 3
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        return (~cfold_word_bytes8(w) & highs).trailingZeroBitCount >> 3
     }
 }

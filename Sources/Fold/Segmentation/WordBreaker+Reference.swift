@@ -9,7 +9,7 @@ extension WordBreaker {
     /// so the words are those of the whole text; a piece without one ends at a character
     /// boundary). Any other failure of ICU's (it cannot allocate) stops the process: answering
     /// "no words" would index a text as empty without a word said.
-    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>, pieceLimit: Int = 1 << 30) -> [Range<Int>] {
+    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>, pieceLimit: Int = 1 << 30, table: WordBreakTable = .shared) -> [Range<Int>] {
         var segments: [Range<Int>] = []
         var start = 0
         while start < utf8.count {
@@ -38,15 +38,14 @@ extension WordBreaker {
             }
             start = end
         }
-        return adjust(segments, in: utf8)
+        return adjust(segments, in: utf8, table: table)
     }
 
     /// Applies Fold's decisions to ICU's word segments: each segment is cut at its apostrophes
     /// (dropped) and around each ideographic unit (a word of its own); the pieces without a
     /// letter, digit or dictionary-script character are dropped.
-    static func adjust(_ segments: [Range<Int>], in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+    static func adjust(_ segments: [Range<Int>], in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared) -> [Range<Int>] {
         guard let p = utf8.baseAddress else { return [] }
-        let table = WordBreakTable.shared
         var result: [Range<Int>] = []
         result.reserveCapacity(segments.count)
         for segment in segments {
@@ -67,7 +66,7 @@ extension WordBreaker {
                     result.append(i..<end)
                 default:
                     if pieceStart < 0 { pieceStart = i }
-                    if c == .letter || c == .hebrewLetter || c == .numeric || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(decode(p, i, segment.upperBound).0)) {
+                    if WordBreakRules.makesWord(c) || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(decode(p, i, segment.upperBound).0)) {
                         hasWord = true
                     }
                 }
