@@ -123,4 +123,38 @@ import Testing
         #expect(try Self.seen(&b, Array("Ærøskøbing".utf8)) == [Seen(folded: Array("aeroskobing".utf8), original: 0..<13)])
         #expect(try Self.seen(&a, Array("ﬁnance".utf8)) == [Seen(folded: Array("finance".utf8), original: 0..<8)])
     }
+
+    /// Bytes that may not be valid UTF-8: the tokenizer reads each bad sequence as
+    /// `Folder.tokens(decoding:)` does (the one bad-byte policy, which FoldSQLite's tokenizer
+    /// uses too), with the same words and offsets into the input, for every profile, on random
+    /// byte soup and on valid text; an error of the body, even an InvalidUTF8Error, is the
+    /// caller's and comes out as it was thrown.
+    @Test(arguments: testedProfileNames.map { FoldProfile(named: $0)! })
+    func decodingGivesWhatTokensDecodingGives(_ profile: FoldProfile) throws {
+        let folder = try Folder(profile)
+        var tokenizer = Tokenizer(folder)
+        var rng = seededGenerator(0xDEC0 ^ UInt64(profile.name.utf8.count))
+        let pieces: [[UInt8]] = [[0xFF], [0xC3], [0xE2, 0x80], [0xF0, 0x9F, 0x98], [0x80], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80],
+                                 Array("é".utf8), Array("\u{301}".utf8), Array("カ\u{3099}".utf8), Array("\u{3099}".utf8), Array("ภาษา".utf8)]
+        var failures: [String] = []
+        for k in 0..<1_500 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...12, using: &rng) {
+                bytes += Bool.random(using: &rng) ? Array(randomString(&rng, maxPieces: 4).utf8) : pieces.randomElement(using: &rng)!
+            }
+            if k % 100 == 0 { bytes = Array(String(repeating: "Crème brûlée 3.14 ", count: 10).utf8) + [0xFF] + bytes }
+            var got: [Seen] = []
+            try tokenizer.forEachToken(decoding: bytes) { folded, original in got.append(Seen(folded: Array(folded), original: original)) }
+            let want = folder.tokens(decoding: bytes).map { Seen(folded: $0.foldedUTF8, original: $0.originalUTF8Range) }
+            if got != want && failures.count < 10 { failures.append("[\(profile.name)] \(bytes): \(got) is not \(want)") }
+        }
+        expectNoFailures(failures, "byte soups")
+        let thrown = InvalidUTF8Error(byteOffset: 12_345)
+        #expect(throws: thrown) {
+            try tokenizer.forEachToken(decoding: [0x61, 0xFF, 0x62]) { _, _ in throw thrown }
+        }
+        #expect(throws: thrown) {
+            try tokenizer.forEachToken(decoding: Array("a b".utf8)) { _, _ in throw thrown }
+        }
+    }
 }

@@ -118,8 +118,8 @@ extension WordBreaker {
                         continue
                     }
                 }
-                guard lead &- 0xC2 < 0x1E, k < 63 || afterReadable else { break }
-                let c = UInt32(lead & 0x1F) &<< 6 | UInt32(p[k &+ 1] & 0x3F)
+                guard UTF8Decoder.isTwoByteLead(lead), k < 63 || afterReadable else { break }
+                let c = UTF8Decoder.twoByteValue(lead: lead, p[k &+ 1])
                 guard table.isTwoByteLetter(c) else { break }
                 let both: UInt64 = 3 &<< UInt64(k)  // bit 64 falls off: the next window's
                 letters |= both

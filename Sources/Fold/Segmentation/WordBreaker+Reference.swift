@@ -66,7 +66,7 @@ extension WordBreaker {
                     result.append(i..<end)
                 default:
                     if pieceStart < 0 { pieceStart = i }
-                    if WordBreakRules.makesWord(c) || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(decode(p, i, segment.upperBound).0)) {
+                    if WordBreakRules.makesWord(c) || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(UTF8Decoder.decodeValid(p, i, segment.upperBound).0)) {
                         hasWord = true
                     }
                 }

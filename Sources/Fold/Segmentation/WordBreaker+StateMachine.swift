@@ -3,19 +3,6 @@ internal import CFoldSupport
 extension WordBreaker {
     // MARK: The fast path: the state machine
 
-    /// The scalar at `i` of valid UTF-8, and its length.
-    @inline(__always)
-    static func decode(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (UInt32, Int) {
-        let b0 = UInt32(p[i])
-        if b0 < 0x80 { return (b0, 1) }
-        if b0 < 0xE0, i + 1 < n { return ((b0 & 0x1F) << 6 | UInt32(p[i + 1] & 0x3F), 2) }
-        if b0 < 0xF0, i + 2 < n { return ((b0 & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F), 3) }
-        if i + 3 < n {
-            return ((b0 & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F), 4)
-        }
-        return (0xFFFD, n - i)  // cut off: never in valid UTF-8
-    }
-
     /// The unit at `i` (UAX #29's WB4: a character and the Extend and Format characters after
     /// it, except after a line break) up to `limit`: its class and its end. A unit of marks
     /// alone (at the start, or after a line break) is ``WordBreakTable/Class/other``.
@@ -26,12 +13,12 @@ extension WordBreaker {
             let cls = table(UInt32(p[i]))
             return (cls == .lineBreak ? .other : cls, i + 1)
         }
-        let (c, length) = decode(p, i, limit)
+        let (c, length) = UTF8Decoder.decodeValid(p, i, limit)
         let cls = table(c)
         var end = i + length
         if cls == .lineBreak { return (.other, end) }
         while end < limit && p[end] >= 0x80 && table.mayBeExtend(lead: p[end]) {
-            let (m, ml) = decode(p, end, limit)
+            let (m, ml) = UTF8Decoder.decodeValid(p, end, limit)
             guard table(m) == .extend else { break }
             end += ml
         }
@@ -105,8 +92,8 @@ extension WordBreaker {
                 // Two letters of two bytes each at a time (Greek, Cyrillic words) from one load.
                 while runEnd &+ 5 <= n {
                     let w = UnsafeRawPointer(p + runEnd).loadUnaligned(as: UInt32.self)
-                    guard w & 0xC0E0_C0E0 == 0x80C0_80C0 else { break }
-                    let first = (w & 0x1F) << 6 | (w >> 8) & 0x3F, second = (w >> 10) & 0x7C0 | (w >> 24) & 0x3F
+                    guard UTF8Decoder.holdsTwoTwoByteSequences(w) else { break }
+                    let first = UTF8Decoder.twoByteValue(w), second = UTF8Decoder.twoByteValue(w &>> 16)
                     guard table.isTwoByteLetter(first) && table.isTwoByteLetter(second) else { break }
                     let after = p[runEnd &+ 4]
                     guard after < 0x80 || !table.mayBeExtend(lead: after) else { break }
@@ -114,14 +101,12 @@ extension WordBreaker {
                     runEnd &+= 4
                 }
                 while runEnd &+ 4 <= n {
-                    let b0 = UInt32(p[runEnd])
+                    let b0 = p[runEnd]
                     guard b0 >= 0xC2 && b0 < 0xF0 else { break }
-                    let three = b0 >= 0xE0
-                    let c = three ? (b0 & 0x0F) << 12 | UInt32(p[runEnd &+ 1] & 0x3F) << 6 | UInt32(p[runEnd &+ 2] & 0x3F)
-                                  : (b0 & 0x1F) << 6 | UInt32(p[runEnd &+ 1] & 0x3F)
+                    let (c, length) = UTF8Decoder.decodeValid(p, runEnd, n)
                     let d = table(c)
                     guard WordBreakRules.makesWord(d) else { break }
-                    let end = runEnd &+ (three ? 3 : 2)
+                    let end = runEnd &+ length
                     guard p[end] < 0x80 || !table.mayBeExtend(lead: p[end]) else { break }
                     last = d
                     runEnd = end

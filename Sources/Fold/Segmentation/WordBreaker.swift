@@ -140,7 +140,7 @@ enum WordBreaker {
                 i += lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
                 continue
             }
-            let (c, length) = decode(p, i, n)
+            let (c, length) = UTF8Decoder.decodeValid(p, i, n)
             if table(c) == .slow { return true }
             i += length
         }

@@ -32,6 +32,37 @@ enum UTF8Decoder {
         }
     }
 
+    /// Decodes the scalar at `i` of `p[..<n]` known to be valid UTF-8 (a fold's output): its
+    /// value and its length, without the checks of ``decode(_:_:_:)``. A sequence cut off by `n`
+    /// (never in valid UTF-8) gives U+FFFD and the bytes left.
+    @inline(__always)
+    static func decodeValid(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> (UInt32, Int) {
+        let b0 = UInt32(p[i])
+        if b0 < 0x80 { return (b0, 1) }
+        if b0 < 0xE0, i + 1 < n { return (twoByteValue(lead: p[i], p[i + 1]), 2) }
+        if b0 < 0xF0, i + 2 < n { return ((b0 & 0x0F) << 12 | UInt32(p[i + 1] & 0x3F) << 6 | UInt32(p[i + 2] & 0x3F), 3) }
+        if i + 3 < n {
+            return ((b0 & 0x07) << 18 | UInt32(p[i + 1] & 0x3F) << 12 | UInt32(p[i + 2] & 0x3F) << 6 | UInt32(p[i + 3] & 0x3F), 4)
+        }
+        return (0xFFFD, n - i)
+    }
+
+    /// The scalar of a valid two-byte sequence.
+    @inline(__always)
+    static func twoByteValue(lead b0: UInt8, _ b1: UInt8) -> UInt32 { UInt32(b0 & 0x1F) << 6 | UInt32(b1 & 0x3F) }
+
+    /// The scalar of the two-byte sequence in the low 16 bits of `w` (read little-endian).
+    @inline(__always)
+    static func twoByteValue(_ w: UInt32) -> UInt32 { (w & 0x1F) << 6 | (w >> 8) & 0x3F }
+
+    /// Whether the four bytes of `w` (read little-endian) are two two-byte sequences.
+    @inline(__always)
+    static func holdsTwoTwoByteSequences(_ w: UInt32) -> Bool { w & 0xC0E0_C0E0 == 0x80C0_80C0 }
+
+    /// Whether `b` starts a two-byte sequence (C2 to DF).
+    @inline(__always)
+    static func isTwoByteLead(_ b: UInt8) -> Bool { b &- 0xC2 < 0x1E }
+
     /// The common two- and three-byte sequences (not the E0 and ED leads, which need range
     /// checks), decoded inline: the scalar in the low 32 bits and the length above, or 0 when
     /// `decode` must handle the sequence.
@@ -81,7 +112,7 @@ enum UTF8Decoder {
     @inline(__always)
     static func decodeTwoOrThree(_ w: UInt32) -> (value: UInt32, length: Int)? {
         if w & 0xC0E0 == 0x80C0 {
-            let v = (w & 0x1F) << 6 | (w >> 8) & 0x3F
+            let v = twoByteValue(w)
             return v >= 0x80 ? (v, 2) : nil
         }
         if w & 0xC0_C0F0 == 0x80_80E0 {
