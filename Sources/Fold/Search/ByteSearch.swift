@@ -32,18 +32,15 @@ enum ByteSearch {
     static func firstShort(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from: Int, to end: Int) -> Int? {
         let n = needle.count
         guard n >= 2, end - from >= n, let h = haystack.baseAddress, let q = needle.baseAddress else { return nil }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        let first = UInt64(q.load(as: UInt8.self)) &* ones
-        let second = UInt64(q.load(fromByteOffset: 1, as: UInt8.self)) &* ones
+        let first = q.load(as: UInt8.self), second = q.load(fromByteOffset: 1, as: UInt8.self)
         @inline(__always) func matches(_ at: Int) -> Bool {
             guard at + n <= end else { return false }
             return memcmp(h + at, q, n) == 0
         }
         var p = from
         while p + 9 <= end {
-            let x = h.loadUnaligned(fromByteOffset: p, as: UInt64.self) ^ first
-            let y = h.loadUnaligned(fromByteOffset: p + 1, as: UInt64.self) ^ second
-            var m = ((x &- ones) & ~x & highs) & ((y &- ones) & ~y & highs)
+            var m = EightBytes.bytes(of: h.loadUnaligned(fromByteOffset: p, as: UInt64.self), equalTo: first)
+                & EightBytes.bytes(of: h.loadUnaligned(fromByteOffset: p + 1, as: UInt64.self), equalTo: second)
             while m != 0 {
                 let at = p + m.trailingZeroBitCount / 8
                 if matches(at) { return at }

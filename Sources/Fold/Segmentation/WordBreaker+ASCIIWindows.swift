@@ -282,6 +282,16 @@ extension WordBreaker {
         }
     }
 
+    /// Where ``asciiWords(_:_:readable:from:table:max:mask:_:)`` goes after a window.
+    enum AfterWindow {
+        /// The window decided every word up to its limit: the next window starts there.
+        case nextWindow
+        /// A word cut by the window's end: a window from that word's start decides it.
+        case windowAtWordStart
+        /// A byte the window does not decide: the state machine gives the next word from here.
+        case stateMachine(from: Int)
+    }
+
     /// Calls `emit(start, end)` for the words of `p[..<n]` from `position` (a unit boundary:
     /// 0, or the end of a word), at most `max`; returns where the next word is to be looked
     /// for (`n` at the end). ASCII is read 64 bytes at a time: a word whose bytes and the byte
@@ -299,13 +309,12 @@ extension WordBreaker {
     static func asciiWords(_ p: UnsafePointer<UInt8>, _ n: Int, readable: Int, from position: Int, table: WordBreakTable, max: Int,
                            mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
         var pos = position, emitted = 0
-        let highs: UInt64 = 0x8080_8080_8080_8080
         while emitted < max && pos < n {
             let known = Swift.min(64, n - pos)
             // Text that is not ASCII within the next eight bytes (Greek, Cyrillic, CJK between
             // spaces): the state machine, without a window.
-            let nearby = pos + 8 <= n ? UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self) & highs : (p[pos] >= 0x80 ? 1 : 0)
-            var machineFrom = -1, limit = 0
+            let nearby = pos + 8 <= n ? UnsafeRawPointer(p + pos).loadUnaligned(as: UInt64.self) & EightBytes.highs : (p[pos] >= 0x80 ? 1 : 0)
+            var then = AfterWindow.nextWindow, limit = 0
             var w = ASCIIWindow()
             // Ideographs and kana the window takes, each a word (their ends decided: the code
             // point after each was looked at).
@@ -323,7 +332,7 @@ extension WordBreaker {
                 limit = Swift.min(w.undecided.trailingZeroBitCount, known)
             }
             if limit == 0 {
-                machineFrom = pos
+                then = .stateMachine(from: pos)
             } else {
                 let valid: UInt64 = limit == 64 ? ~0 : (1 << UInt64(limit)) &- 1
                 let letters = w.letters & valid, digits = w.digits & valid
@@ -371,10 +380,10 @@ extension WordBreaker {
                     guard decided else {
                         if s > 0 && limit == 64 {
                             // Cut by the window's end: a window from its start decides it.
-                            machineFrom = -2
+                            then = .windowAtWordStart
                             pos += s
                         } else {
-                            machineFrom = pos + s
+                            then = .stateMachine(from: pos + s)
                         }
                         break
                     }
@@ -384,14 +393,15 @@ extension WordBreaker {
                     ends &= ends &- 1
                     if emitted == max { return pos &+ e }
                 }
-                if machineFrom == -2 { continue }
-                if machineFrom < 0 {
+                if case .windowAtWordStart = then { continue }
+                if case .nextWindow = then {
                     pos += limit
                     continue
                 }
             }
             // The state machine, for one word.
-            guard let word = nextWord(in: UnsafeBufferPointer(start: p, count: n), from: machineFrom, table: table) else { return n }
+            guard case .stateMachine(let from) = then,
+                  let word = nextWord(in: UnsafeBufferPointer(start: p, count: n), from: from, table: table) else { return n }
             emit(word.lowerBound, word.upperBound)
             emitted += 1
             pos = word.upperBound

@@ -141,7 +141,6 @@ extension WordBreaker {
     /// or digits (generated from the table: CFoldWindowClasses.h) before the first that is not.
     @inline(__always)
     static func leadingASCIIAlphanumerics(_ w: UInt64) -> Int {
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        return (~cfold_word_bytes8(w) & highs).trailingZeroBitCount >> 3
+        (~cfold_word_bytes8(w) & EightBytes.highs).trailingZeroBitCount >> 3
     }
 }

@@ -120,13 +120,11 @@ enum WordBreaker {
         guard let p = utf8.baseAddress else { return false }
         let n = utf8.count
         var i = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         while i < n {
             // Eight ASCII bytes without "@" at a time.
             while i + 8 <= n {
                 let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                let at = w ^ (0x40 &* ones)
-                if (w & highs) | ((at &- ones) & ~at & highs) != 0 { break }
+                if (w & EightBytes.highs) | EightBytes.bytes(of: w, equalTo: 0x40) != 0 { break }
                 i += 8
             }
             guard i < n else { break }

@@ -182,7 +182,7 @@ public enum UTF8Validation {
         while i < n {
             // ASCII eight bytes at a time.
             while i + 8 <= n {
-                if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+                if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & EightBytes.highs != 0 { break }
                 i += 8
             }
             guard i < n else { return nil }
