@@ -1,12 +1,16 @@
 /// Where folding changed the shape of a text, and nothing else: the map from a fold back to
-/// its original, in memory proportional to the changes (as ICU's `Edits` records them).
+/// its original, in memory proportional to the changes (as ICU's `Edits` records them). The
+/// one offset model of Fold: ``FoldedText`` (highlighting) holds one, and the tokens' text
+/// (`TokenText`) keeps the same runs; the ``Tokenizer`` records the same units as bits
+/// (`UnitEnds`), its form for a buffer it reuses.
 ///
 /// The fold is cut into units, each the output of one input cluster: a scalar, an expansion
 /// (ß → ss), a letter with the marks removed from it (é → e), a canonically reordered run, a
 /// composition. A unit that is one scalar from one scalar of the same UTF-8 length (a → a,
 /// A → a, Ж → ж) keeps the shape: its bytes are where the original's are, shifted by the changes
-/// before it, and it is not stored. Every other unit is a ``Change``. Building the map and
-/// each lookup are linear and logarithmic in the text, whatever the input.
+/// before it, and it is not stored. Every other unit is a ``Change``, and consecutive changes of
+/// the same shape are one ``Run`` (ten thousand é are one). Building the map and each lookup
+/// are linear and logarithmic in the text, whatever the input.
 struct OffsetMap: Sendable, Hashable {
     /// A unit whose shape changed: `folded[foldedStart..<foldedEnd]` came from
     /// `original[originalStart..<originalEnd]` as a whole (UTF-8 offsets).
@@ -17,18 +21,70 @@ struct OffsetMap: Sendable, Hashable {
         var originalEnd: Int
     }
 
-    /// The changes, in order; between two of them, folded and original have the same shape.
-    private(set) var changes: [Change]
+    /// Consecutive units of the fold with the same changed shape, adjacent on both sides: unit
+    /// k (0 ..< count) is `foldedLength` bytes of the fold at `foldedStart + k * foldedLength`,
+    /// made from `originalLength` bytes of the original at `originalStart + k * originalLength`.
+    /// (Its ends are stored, which forward lookups compare, and its starts computed.)
+    struct Run: Sendable, Hashable {
+        var foldedEnd: Int
+        var originalEnd: Int
+        var originalLength: Int
+        var foldedLength: UInt32
+        var count: UInt32
+
+        init(foldedStart: Int, originalStart: Int, originalLength: Int, foldedLength: UInt32, count: UInt32) {
+            foldedEnd = foldedStart + Int(foldedLength) * Int(count)
+            originalEnd = originalStart + originalLength * Int(count)
+            self.originalLength = originalLength
+            self.foldedLength = foldedLength
+            self.count = count
+        }
+
+        var foldedStart: Int { foldedEnd - Int(foldedLength) * Int(count) }
+        var originalStart: Int { originalEnd - originalLength * Int(count) }
+
+        /// Runs of `changes`, in order: a change whose fold is longer than a run's unit holds
+        /// (4 GB) is cut in pieces that each map to its whole source, which is what a lookup in
+        /// it answers; consecutive changes of one shape, adjacent on both sides, share a run.
+        static func of(_ changes: some Sequence<Change>, _ append: (Run) -> Void) {
+            var last: Run? = nil
+            for c in changes {
+                var start = c.foldedStart
+                repeat {
+                    let length = min(c.foldedEnd - start, Int(UInt32.max))
+                    let originalLength = c.originalEnd - c.originalStart
+                    if var run = last, run.foldedEnd == start, run.originalEnd == c.originalStart, Int(run.foldedLength) == length,
+                       run.originalLength == originalLength, run.count < UInt32.max, length > 0 || originalLength > 0 {
+                        run.count += 1
+                        run.foldedEnd += length
+                        run.originalEnd += originalLength
+                        last = run
+                    } else {
+                        if let run = last { append(run) }
+                        last = Run(foldedStart: start, originalStart: c.originalStart, originalLength: originalLength,
+                                   foldedLength: UInt32(length), count: 1)
+                    }
+                    start += length
+                } while start < c.foldedEnd
+            }
+            if let run = last { append(run) }
+        }
+    }
+
+    /// The runs of changes, in order; between two of them, folded and original have the same shape.
+    private(set) var runs: [Run]
     let foldedCount: Int
     let originalCount: Int
 
-    /// A map from its changes, in order (the tokenizer's per-scalar path builds them when no
-    /// code point of the text interacts with its neighbours).
-    init(changes: [Change], foldedCount: Int, originalCount: Int) {
-        self.changes = changes
+    /// A map from its runs, in order (the tokens' per-scalar fold records them as it folds).
+    init(runs: [Run], foldedCount: Int, originalCount: Int) {
+        self.runs = runs
         self.foldedCount = foldedCount
         self.originalCount = originalCount
     }
+
+    /// How many units changed shape (the runs' units).
+    var changeCount: Int { runs.reduce(0) { $0 + Int($1.count) } }
 
     /// Builds the map from the general path's elements for `original`. Each element's source
     /// range is in input scalars.
@@ -80,7 +136,9 @@ struct OffsetMap: Sendable, Hashable {
             }
             folded += width
         }
-        self.changes = changes
+        var runs: [Run] = []
+        Run.of(changes) { runs.append($0) }
+        self.runs = runs
         foldedCount = folded
     }
 
@@ -107,19 +165,20 @@ struct OffsetMap: Sendable, Hashable {
     /// The unit of the fold that holds folded byte `p` (`p < foldedCount`), as a range of the
     /// original: a change's whole source, or the one scalar of the same shape.
     func originalUnit(ofFoldedByte p: Int, original: String.UTF8View) -> Range<Int> {
-        // The last change that starts at or before p.
-        var low = 0, high = changes.count
+        // The first run that ends after p.
+        var low = 0, high = runs.count
         while low < high {
             let mid = (low + high) / 2
-            if changes[mid].foldedStart <= p { low = mid + 1 } else { high = mid }
+            if runs[mid].foldedEnd <= p { low = mid + 1 } else { high = mid }
         }
-        var delta = 0
-        if low > 0 {
-            let c = changes[low - 1]
-            if p < c.foldedEnd { return c.originalStart..<c.originalEnd }
-            delta = c.originalEnd - c.foldedEnd
+        if low < runs.count, case let r = runs[low], p >= r.foldedStart {
+            // Inside the run: its unit k, whole.
+            let k = (p - r.foldedStart) / Int(r.foldedLength)
+            let start = r.originalStart + k * r.originalLength
+            return start..<(start + r.originalLength)
         }
         // Same shape: the original scalar at the shifted offset, whole.
+        let delta = low > 0 ? runs[low - 1].originalEnd - runs[low - 1].foldedEnd : 0
         if let unit = original.withContiguousStorageIfAvailable({ sameShapeUnit(at: p + delta, in: $0) }) { return unit }
         var start = p + delta
         while start > 0 && original[original.index(original.startIndex, offsetBy: start)] & 0xC0 == 0x80 { start -= 1 }

@@ -110,10 +110,10 @@ extension Folder {
 
     /// The general path's fold and map of valid UTF-8, as a ``TokenText``.
     func generalTokenText(_ utf8: UnsafeBufferPointer<UInt8>) -> TokenText {
-        let text = foldedText(String(decoding: utf8, as: UTF8.self))
+        let text = generalFoldedText(String(decoding: utf8, as: UTF8.self))
         var folded = text.folded
-        return text.map.changes.withUnsafeBufferPointer { changes in
-            folded.withUTF8 { TokenText.make(original: utf8, folded: $0, changes: changes) }
+        return text.map.runs.withUnsafeBufferPointer { runs in
+            folded.withUTF8 { TokenText.make(original: utf8, folded: $0, runs: runs) }
         }
     }
 }

@@ -7,29 +7,9 @@ import Darwin
 #endif
 
 extension TokenText {
-    /// Consecutive units of the fold with the same changed shape, adjacent on both sides: unit
-    /// k (0 ..< count) is `foldedLength` bytes of the fold at `foldedStart + k * foldedLength`,
-    /// made from `originalLength` bytes of the original at `originalStart + k * originalLength`.
-    /// A run of ten thousand é is one of them.
-    /// (Its ends are stored, which forward lookups compare, and its starts computed.)
-    struct ChangeRun {
-        var foldedEnd: Int
-        var originalEnd: Int
-        var originalLength: Int
-        var foldedLength: UInt32
-        var count: UInt32
-
-        init(foldedStart: Int, originalStart: Int, originalLength: Int, foldedLength: UInt32, count: UInt32) {
-            foldedEnd = foldedStart + Int(foldedLength) * Int(count)
-            originalEnd = originalStart + originalLength * Int(count)
-            self.originalLength = originalLength
-            self.foldedLength = foldedLength
-            self.count = count
-        }
-
-        var foldedStart: Int { foldedEnd - Int(foldedLength) * Int(count) }
-        var originalStart: Int { originalEnd - originalLength * Int(count) }
-    }
+    /// Consecutive units of the fold with the same changed shape (``OffsetMap/Run``: the one
+    /// offset model).
+    typealias ChangeRun = OffsetMap.Run
 
     /// A position among the changes for lookups that only move forward (the tokens of a text):
     /// linear over all of them.

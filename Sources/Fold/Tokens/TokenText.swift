@@ -115,24 +115,14 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         fields.pointee = Header(changes: changes, changeCount: changeCount, originalCount: originalCount, foldedCount: count, mayNeedICU: mayNeedICU)
     }
 
-    /// A copy of `original`, `folded` and `changes` (in order; between two of them the fold
-    /// has the original's shape).
+    /// A copy of `original`, `folded` and the runs of changes of its map (in order; between two
+    /// of them the fold has the original's shape).
     static func make(original: UnsafeBufferPointer<UInt8>, folded: UnsafeBufferPointer<UInt8>,
-                     changes: UnsafeBufferPointer<Change>) -> TokenText {
+                     runs changes: UnsafeBufferPointer<ChangeRun>) -> TokenText {
         let text = allocate(original: original, foldCapacity: folded.count)
         if let f = folded.baseAddress { (text.elements + original.count).update(from: f, count: folded.count) }
-        // One run per change; a change whose fold is longer than a run holds (4 GB) is cut in
-        // pieces that each map to its whole source, which is what a lookup in it answers.
         var runs = ChangeLog()
-        for c in changes {
-            var start = c.foldedStart
-            repeat {
-                let length = min(c.foldedEnd - start, Int(UInt32.max))
-                runs.append(ChangeRun(foldedStart: start, originalStart: c.originalStart, originalLength: c.originalEnd - c.originalStart,
-                                      foldedLength: UInt32(length), count: 1))
-                start += length
-            } while start < c.foldedEnd
-        }
+        for run in changes { runs.append(run) }
         text.finish(originalCount: original.count, foldedCount: folded.count, changes: runs.base, changeCount: runs.count)
         return text
     }
@@ -165,7 +155,7 @@ extension TokenText {
     static func perScalar(_ utf8: UnsafeBufferPointer<UInt8>, engine: FoldEngine) -> PerScalarOutcome {
         let n = utf8.count
         guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let src = utf8.baseAddress else {
-            return n == 0 && engine.asciiKeepsShape ? .made(make(original: utf8, folded: utf8, changes: .init(start: nil, count: 0))) : .general
+            return n == 0 && engine.asciiKeepsShape ? .made(make(original: utf8, folded: utf8, runs: .init(start: nil, count: 0))) : .general
         }
         // Nearly every fold fits twice the input (a quick word is at most four bytes); a
         // longer one (ﷺ) is done again with room for the largest expansion. The fold is
