@@ -106,7 +106,7 @@ func foldsqliteSQLFunction(_ host: UnsafePointer<cfoldsqlite_host>?, _ state: Un
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(host.value_bytes(value)))
         do {
             // The fold validates as it goes: valid text is read once.
-            try folder.withFoldedUTF8(bytes) { result($0) }
+            try folder.withFoldedUTF8(bytes.bindMemory(to: UInt8.self)) { result(UnsafeRawBufferPointer($0)) }
             return
         } catch {
             // Only InvalidUTF8Error is thrown (`result` throws nothing): read it with U+FFFD.

@@ -252,9 +252,9 @@ private func tokenize(_ instance: OpaquePointer?, _ context: UnsafeMutableRawPoi
 /// (and folds back to the plain word), else nil. ASCII has none.
 func typedForm(_ original: UnsafeRawBufferPointer, plain: UnsafeRawBufferPointer, typed: Folder, folder: Folder) -> [UInt8]? {
     guard original.contains(where: { $0 >= 0x80 }),
-          let form = try? typed.withFoldedUTF8(original, { Array($0) }),
+          let form = try? typed.withFoldedUTF8(original.bindMemory(to: UInt8.self), { Array($0) }),
           !form.elementsEqual(plain),
-          let back = try? form.withUnsafeBytes({ try folder.withFoldedUTF8($0, { Array($0) }) }),
+          let back = try? form.withUnsafeBufferPointer({ try folder.withFoldedUTF8($0, { Array($0) }) }),
           back.elementsEqual(plain) else { return nil }
     return form
 }
