@@ -113,20 +113,23 @@ public struct Folder: Sendable {
 
     /// Folds UTF-8 into a temporary buffer and hands it to `body`: no allocation for short
     /// inputs (the buffer is on the stack when it is small), one otherwise. The buffer is valid
-    /// only inside `body`. Invalid UTF-8 throws ``InvalidUTF8Error``; so does anything `body`
-    /// throws.
+    /// only inside `body`. Invalid UTF-8 throws ``InvalidUTF8Error`` (and `body` is not called);
+    /// so does anything `body` throws. It takes and gives UTF-8 as `String.withUTF8` does, so a
+    /// string's bytes go straight in.
     ///
     /// ```swift
     /// var total = 0
-    /// try line.withUnsafeBytes { bytes in
-    ///     try folder.withFoldedUTF8(bytes) { folded in total += folded.count }
+    /// try line.withUnsafeBufferPointer { utf8 in
+    ///     try folder.withFoldedUTF8(utf8) { folded in total += folded.count }
     /// }
     /// ```
     @inlinable
-    public func withFoldedUTF8<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+    public func withFoldedUTF8<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R {
         // Inlinable and non-generic inside, so a call costs no generic dispatch.
         var result: R? = nil
-        try foldIntoTemporary(bytes, replacingInvalid: false) { result = try body($0) }
+        try foldIntoTemporary(UnsafeRawBufferPointer(utf8), replacingInvalid: false) {
+            result = try body($0.assumingMemoryBound(to: UInt8.self))
+        }
         return result!
     }
 

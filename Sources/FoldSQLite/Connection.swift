@@ -3,10 +3,10 @@ internal import CSQLite
 /// The few SQLite calls the index helper makes, with errors as ``FoldSQLiteError``.
 package struct Connection {
     /// Opens (or creates, unless `create` is false) a database file with the fold tokenizer
-    /// registered and a busy timeout (``FoldSQLite/defaultBusyTimeout`` unless given); close it
+    /// registered and a busy timeout (``SQLiteRegistration/defaultBusyTimeout`` unless given); close it
     /// with ``close()``.
     package static func open(_ path: String, create: Bool = true,
-                             busyTimeout: Duration = FoldSQLite.defaultBusyTimeout) throws(FoldSQLiteError) -> Connection {
+                             busyTimeout: Duration = SQLiteRegistration.defaultBusyTimeout) throws(FoldSQLiteError) -> Connection {
         var db: OpaquePointer? = nil
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -16,7 +16,7 @@ package struct Connection {
             throw FoldSQLiteError(code: rc, message: "cannot open \(path): \(message)")
         }
         sqlite3_busy_timeout(db, busyTimeout.milliseconds)
-        do { try FoldSQLite.registerTokenizer(on: db) } catch {
+        do { try SQLiteRegistration.registerTokenizer(on: db) } catch {
             sqlite3_close_v2(db)
             throw error
         }

@@ -1,10 +1,13 @@
 internal import CSQLite
 import Fold
 
-/// A ``FoldFTSIndex`` as a `LiveSearchSource`: a `LiveSearch` over an SQLite FTS5 index, the same
+/// An ``FTSIndex`` as a `LiveSearchSource`: a `LiveSearch` over an SQLite FTS5 index, the same
 /// way as over a `SearchIndex` (`SearchIndexSource`), so an app can switch between the two.
+/// This is the live-search source: `LiveSearch` calls its ``search(_:limit:)`` for the latest
+/// query only; for one search run now, with the matches marked in the text, call
+/// ``FTSIndex/search(_:limit:prefixLast:open:close:)``.
 ///
-/// Each query becomes an FTS5 MATCH through ``FoldQuery`` (the last word a prefix); matches come
+/// Each query becomes an FTS5 MATCH through ``FTSQuery`` (the last word a prefix); matches come
 /// best first (bm25), the first `limit` with the ranges to highlight in the shown column (the
 /// words the query's words are prefixes of, by the index's folder: the typed prefix, as a
 /// `SearchIndexSource` marks it), and a count of all matches.
@@ -14,7 +17,7 @@ import Fold
 /// source a connection of its own when the app writes through another.
 ///
 /// ```swift
-/// let index = try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"])
+/// let index = try FTSIndex(connection: db, table: "titles_fts", columns: ["title"])
 /// let live = LiveSearch(FTSIndexSource(index))
 /// live.submit("creme bru")
 /// ```
@@ -23,7 +26,7 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
     public typealias ID = Int64
 
     /// The index searched (this source uses it under a lock of its own, one search at a time).
-    public let index: FoldFTSIndex
+    public let index: FTSIndex
     /// The column whose text a match shows.
     public let column: Int
     private let lock = Lock()
@@ -33,7 +36,7 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
     /// ```swift
     /// let source = FTSIndexSource(index, column: 0)
     /// ```
-    public init(_ index: FoldFTSIndex, column: Int = 0) {
+    public init(_ index: FTSIndex, column: Int = 0) {
         self.index = index
         self.column = max(0, min(column, index.columns.count - 1))
     }
@@ -46,11 +49,11 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
     /// ```
     public func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int64> {
         try Task.checkCancellation()
-        guard let match = FoldQuery.match(query, folder: index.folder, prefixLast: true, typedDiacritics: index.typedDiacritics) else {
+        guard let match = FTSQuery.match(query, folder: index.folder, prefixLast: true, typedDiacritics: index.typedDiacritics) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
-        // The words the search used (its first FoldQuery.maximumWords), no more.
-        let highlighter = Matcher(String(FoldQuery.usedText(of: query, folder: index.folder)), folder: index.folder, mode: .wordPrefixes(.anyOrder))
+        // The words the search used (its first FTSQuery.maximumWords), no more.
+        let highlighter = Matcher(String(FTSQuery.usedText(of: query, folder: index.folder)), folder: index.folder, mode: .wordPrefixes(.anyOrder))
         return try lock.withLock {
             try interruptible {
                 let table = quoted(index.table), shown = quoted(index.columns[column])

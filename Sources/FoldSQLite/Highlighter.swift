@@ -1,6 +1,6 @@
 import Fold
 
-/// What a query built by ``FoldQuery`` matches in a row's text, as byte ranges of the text: the
+/// What a query built by ``FTSQuery`` matches in a row's text, as byte ranges of the text: the
 /// instances of its phrases (consecutive tokens equal to the phrase's words; the last word of the
 /// last phrase a prefix when the query's was), found by tokenizing the text once with the
 /// index's folder, exactly as the `fold` tokenizer gave FTS5 its tokens. Overlapping instances
@@ -18,10 +18,10 @@ struct Highlighter {
     private let multiWord: Bool
 
     init(query: String, folder: Folder, prefixLast: Bool) {
-        self.init(phrases: FoldQuery.words(of: query, folder: folder).phrases, folder: folder, prefixLast: prefixLast)
+        self.init(phrases: FTSQuery.words(of: query, folder: folder).phrases, folder: folder, prefixLast: prefixLast)
     }
 
-    /// Phrases as ``FoldQuery`` made them (each a list of folded words).
+    /// Phrases as ``FTSQuery`` made them (each a list of folded words).
     init(phrases: [[[UInt8]]], folder: Folder, prefixLast: Bool) {
         self.phrases = phrases
         self.prefixLast = prefixLast

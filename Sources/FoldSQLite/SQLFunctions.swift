@@ -3,7 +3,7 @@ internal import CFoldSQLite
 import Fold
 
 /// The SQL functions `fold(text [, profile])` and `fold_fingerprint([profile])`, registered by
-/// ``FoldSQLite/register(on:)`` and by the loadable extension. Deterministic and innocuous, so
+/// ``SQLiteRegistration/register(on:)`` and by the loadable extension. Deterministic and innocuous, so
 /// they serve expression indexes, generated columns, CHECK constraints and triggers:
 ///
 /// ```sql
@@ -29,7 +29,7 @@ enum SQLFunctions {
             let key = name ?? "search"
             if let folder = lock.withLock({ folders[key] }) { return .success(folder) }
             guard let profile = FoldProfile(named: key) else {
-                return .failure(FoldSQLiteError(code: SQLITE_ERROR, message: "unknown fold profile '\(key)'; the valid ones are \(FoldSQLite.validArguments.joined(separator: ", "))"))
+                return .failure(FoldSQLiteError(code: SQLITE_ERROR, message: "unknown fold profile '\(key)'; the valid ones are \(SQLiteRegistration.validArguments.joined(separator: ", "))"))
             }
             do {
                 let folder = try Folder(profile)
@@ -87,7 +87,7 @@ func foldsqliteSQLFunction(_ host: UnsafePointer<cfoldsqlite_host>?, _ state: Un
     if arguments.count > profileIndex {
         let value = arguments[profileIndex]
         guard host.value_type(value) != SQLITE_NULL, let text = host.value_text(value) else {
-            return error("fold: the profile is NULL; the valid ones are \(FoldSQLite.validArguments.joined(separator: ", "))")
+            return error("fold: the profile is NULL; the valid ones are \(SQLiteRegistration.validArguments.joined(separator: ", "))")
         }
         profileName = String(decoding: UnsafeBufferPointer(start: text, count: Int(host.value_bytes(value))), as: UTF8.self)
     }
@@ -106,7 +106,7 @@ func foldsqliteSQLFunction(_ host: UnsafePointer<cfoldsqlite_host>?, _ state: Un
         let bytes = UnsafeRawBufferPointer(start: text, count: Int(host.value_bytes(value)))
         do {
             // The fold validates as it goes: valid text is read once.
-            try folder.withFoldedUTF8(bytes) { result($0) }
+            try folder.withFoldedUTF8(bytes.bindMemory(to: UInt8.self)) { result(UnsafeRawBufferPointer($0)) }
             return
         } catch {
             // Only InvalidUTF8Error is thrown (`result` throws nothing): read it with U+FFFD.

@@ -2,12 +2,12 @@ internal import CSQLite
 internal import CFoldSQLite
 import Fold
 
-/// Fold inside SQLite: the `fold` FTS5 tokenizer and the `fold()` and `fold_fingerprint()` SQL
-/// functions, so that an FTS table, its queries and any SQL fold text exactly as `Folder`
-/// does outside SQLite.
+/// What Fold registers on an SQLite connection: the `fold` FTS5 tokenizer and the `fold()` and
+/// `fold_fingerprint()` SQL functions, so that an FTS table, its queries and any SQL fold text
+/// exactly as `Folder` does outside SQLite. (The loadable extension registers the same.)
 ///
 /// ```swift
-/// try FoldSQLite.register(on: db)   // db: the connection's sqlite3 *
+/// try SQLiteRegistration.register(on: db)   // db: the connection's sqlite3 *
 /// // CREATE VIRTUAL TABLE titles USING fts5(title, tokenize = 'fold')
 /// // CREATE VIRTUAL TABLE names  USING fts5(name,  tokenize = 'fold ascii')
 /// // SELECT * FROM people WHERE fold(name) = fold('Muller')
@@ -22,15 +22,15 @@ import Fold
 /// (`locale = 1` tables, `fts5_locale('de', ...)`): a locale naming one of Fold's tailorings
 /// (`de`, `tr`, `sv`, `de_AT`, ...) folds that text with the table's profile tailored for the
 /// language; any other locale, or none, with the table's profile.
-public enum FoldSQLite {
+public enum SQLiteRegistration {
     /// The name the tokenizer is registered under.
     public static let tokenizerName = "fold"
 
-    /// The tokenizer argument that keeps a query's typed diacritics (see ``FoldSQLite``).
+    /// The tokenizer argument that keeps a query's typed diacritics (see ``SQLiteRegistration``).
     ///
     /// ```swift
     /// // CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'fold search typed_diacritics')
-    /// FoldSQLite.typedDiacriticsArgument   // "typed_diacritics"
+    /// SQLiteRegistration.typedDiacriticsArgument   // "typed_diacritics"
     /// ```
     public static let typedDiacriticsArgument = "typed_diacritics"
 
@@ -38,7 +38,7 @@ public enum FoldSQLite {
     /// with `SQLITE_BUSY`: 5 seconds (`foldcheck index` and `search` take `--busy-timeout`).
     ///
     /// ```swift
-    /// sqlite3_busy_timeout(db, Int32(FoldSQLite.defaultBusyTimeout.components.seconds * 1000))
+    /// sqlite3_busy_timeout(db, Int32(SQLiteRegistration.defaultBusyTimeout.components.seconds * 1000))
     /// ```
     public static let defaultBusyTimeout: Duration = .seconds(5)
 
@@ -48,7 +48,7 @@ public enum FoldSQLite {
     ///
     /// ```swift
     /// var config = Configuration()
-    /// config.prepareDatabase { db in try FoldSQLite.register(on: db.sqliteConnection!) }
+    /// config.prepareDatabase { db in try SQLiteRegistration.register(on: db.sqliteConnection!) }
     /// ```
     public static func register(on connection: OpaquePointer) throws(FoldSQLiteError) {
         try registerTokenizer(on: connection)
@@ -58,7 +58,7 @@ public enum FoldSQLite {
     /// Registers the `fold` tokenizer alone (``register(on:)`` adds the SQL functions).
     ///
     /// ```swift
-    /// try FoldSQLite.registerTokenizer(on: db)
+    /// try SQLiteRegistration.registerTokenizer(on: db)
     /// ```
     public static func registerTokenizer(on connection: OpaquePointer) throws(FoldSQLiteError) {
         guard let api = cfoldsqlite_fts5_api(connection) else {
@@ -73,7 +73,7 @@ public enum FoldSQLite {
     /// a locale.
     ///
     /// ```swift
-    /// try FoldSQLite.registerTokenizer(fts5API: apiPointer)
+    /// try SQLiteRegistration.registerTokenizer(fts5API: apiPointer)
     /// ```
     public static func registerTokenizer(fts5API: UnsafeMutableRawPointer) throws(FoldSQLiteError) {
         let api = fts5API.assumingMemoryBound(to: fts5_api.self)
@@ -176,13 +176,13 @@ final class TokenizerInstance {
 
 /// FTS5's xCreate: the tokenizer for the arguments, or an error code. FTS5 3.40 reports any failed
 /// constructor as "error in tokenizer constructor" (it takes no message from the tokenizer), so
-/// `FoldFTSIndex` checks the argument itself first and names the valid ones.
+/// `FTSIndex` checks the argument itself first and names the valid ones.
 private let tokenizerCreate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { _, args, count, out in
     var arguments: [String] = []
     for k in 0..<Int(max(0, count)) {
         if let a = args?[k] { arguments.append(String(cString: a)) }
     }
-    switch FoldSQLite.instance(arguments: arguments) {
+    switch SQLiteRegistration.instance(arguments: arguments) {
     case .success(let instance):
         out?.pointee = OpaquePointer(Unmanaged.passRetained(instance).toOpaque())
         return SQLITE_OK
@@ -252,9 +252,9 @@ private func tokenize(_ instance: OpaquePointer?, _ context: UnsafeMutableRawPoi
 /// (and folds back to the plain word), else nil. ASCII has none.
 func typedForm(_ original: UnsafeRawBufferPointer, plain: UnsafeRawBufferPointer, typed: Folder, folder: Folder) -> [UInt8]? {
     guard original.contains(where: { $0 >= 0x80 }),
-          let form = try? typed.withFoldedUTF8(original, { Array($0) }),
+          let form = try? typed.withFoldedUTF8(original.bindMemory(to: UInt8.self), { Array($0) }),
           !form.elementsEqual(plain),
-          let back = try? form.withUnsafeBytes({ try folder.withFoldedUTF8($0, { Array($0) }) }),
+          let back = try? form.withUnsafeBufferPointer({ try folder.withFoldedUTF8($0, { Array($0) }) }),
           back.elementsEqual(plain) else { return nil }
     return form
 }
@@ -266,7 +266,7 @@ func foldsqliteRegisterFTS5(_ api: UnsafeMutableRawPointer?, _ message: UnsafeMu
                             _ allocate: (@convention(c) (Int32) -> UnsafeMutableRawPointer?)?) -> Int32 {
     guard let api else { return SQLITE_ERROR }
     do {
-        try FoldSQLite.registerTokenizer(fts5API: api)
+        try SQLiteRegistration.registerTokenizer(fts5API: api)
         return SQLITE_OK
     } catch {
         if let message, let allocate {

@@ -16,7 +16,7 @@ struct LineFolding {
         do {
             if piece.isWholeLine {
                 do {
-                    try stream.folder.withFoldedUTF8(piece.content) { try out.write($0) }
+                    try stream.folder.withFoldedUTF8(piece.content.bindMemory(to: UInt8.self)) { try out.write(UnsafeRawBufferPointer($0)) }
                 } catch is InvalidUTF8Error where stream.replacingInvalid {
                     // withFoldedUTF8 emits nothing on an error: repair through the stream.
                     try stream.fold(piece.content) { try out.write($0) }

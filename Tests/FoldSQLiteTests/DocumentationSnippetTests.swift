@@ -26,8 +26,8 @@ final class SnippetDatabase {
         let database = try SnippetDatabase()
         let db = database.db
         // --- README.md "A tour in code: SQLite" and FoldSQLite.md "Overview" ---
-        try FoldSQLite.register(on: db)
-        let index = try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"])
+        try SQLiteRegistration.register(on: db)
+        let index = try FTSIndex(connection: db, table: "titles_fts", columns: ["title"])
         try index.prepare()
         try index.insert(["Straße in Łódź"])
         #expect(try index.search("lodz").map(\.columns) == [["Straße in [Łódź]"]])
@@ -38,8 +38,8 @@ final class SnippetDatabase {
         let database = try SnippetDatabase()
         let db = database.db
         // --- SQLiteFTS5.md, With GRDB (a raw handle) ---
-        try FoldSQLite.register(on: db)
-        let index = try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"])
+        try SQLiteRegistration.register(on: db)
+        let index = try FTSIndex(connection: db, table: "titles_fts", columns: ["title"])
         try index.prepare()
         try index.insert(["Straße in Łódź"])
         try index.insert(["Crème brûlée"])
@@ -48,7 +48,7 @@ final class SnippetDatabase {
         // --- end ---
 
         // --- SQLiteFTS5.md, An index that knows how it was folded ---
-        if let reader = try FoldFTSIndex.existing(connection: db, table: "titles_fts", columns: ["title"]) {
+        if let reader = try FTSIndex.existing(connection: db, table: "titles_fts", columns: ["title"]) {
             #expect(try reader.search("lodz").count == 1)
         } else {
             Issue.record("no index")
@@ -59,9 +59,9 @@ final class SnippetDatabase {
     @Test func typedDiacritics() throws {
         let database = try SnippetDatabase()
         let db = database.db
-        try FoldSQLite.register(on: db)
+        try SQLiteRegistration.register(on: db)
         // --- SQLiteFTS5.md, Typed diacritics ---
-        let words = try FoldFTSIndex(connection: db, table: "words_fts", columns: ["word"], typedDiacritics: true)
+        let words = try FTSIndex(connection: db, table: "words_fts", columns: ["word"], typedDiacritics: true)
         try words.prepare()
         for word in ["carne", "carnê", "CARNÊ", "carnè"] { try words.insert([word]) }
         #expect(try words.search("carnê").map(\.rowid).sorted() == [2, 3])
@@ -72,22 +72,22 @@ final class SnippetDatabase {
     @Test func safeQueries() throws {
         // --- SQLiteFTS5.md, Safe queries ---
         let folder = try Folder()
-        #expect(FoldQuery.match("Crème brû", folder: folder) == "\"creme\" \"bru\"*")
-        #expect(FoldQuery.match("AT&T", folder: folder) == "\"at\" \"t\"*")
-        #expect(FoldQuery.match("東京", folder: folder) == "\"東 京\"*")
-        #expect(FoldQuery.match("*", folder: folder) == nil)
+        #expect(FTSQuery.match("Crème brû", folder: folder) == "\"creme\" \"bru\"*")
+        #expect(FTSQuery.match("AT&T", folder: folder) == "\"at\" \"t\"*")
+        #expect(FTSQuery.match("東京", folder: folder) == "\"東 京\"*")
+        #expect(FTSQuery.match("*", folder: folder) == nil)
         // --- end ---
     }
 
     @Test func searchAsYouTypeOverSQLite() async throws {
         let database = try SnippetDatabase()
         let db = database.db
-        try FoldSQLite.register(on: db)
-        let titles = try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"])
+        try SQLiteRegistration.register(on: db)
+        let titles = try FTSIndex(connection: db, table: "titles_fts", columns: ["title"])
         try titles.prepare()
         try titles.insert(["Straße in Łódź"])
         // --- SQLiteFTS5.md, Search as you type ---
-        let live = LiveSearch(FTSIndexSource(try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"])))
+        let live = LiveSearch(FTSIndexSource(try FTSIndex(connection: db, table: "titles_fts", columns: ["title"])))
         // --- end ---
         live.submit("lodz")
         for await update in live.updates {
@@ -102,7 +102,7 @@ final class SnippetDatabase {
         let database = try SnippetDatabase()
         let db = database.db
         // --- ConcurrencyAndExitCodes.md, Connections and busy timeouts ---
-        #expect(sqlite3_busy_timeout(db, Int32(FoldSQLite.defaultBusyTimeout.components.seconds * 1000)) == SQLITE_OK)
+        #expect(sqlite3_busy_timeout(db, Int32(SQLiteRegistration.defaultBusyTimeout.components.seconds * 1000)) == SQLITE_OK)
         // --- end ---
     }
 }

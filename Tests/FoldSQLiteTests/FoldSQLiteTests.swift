@@ -11,7 +11,7 @@ final class Database {
         var db: OpaquePointer? = nil
         guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw FoldSQLiteError(code: 1, message: "cannot open \(path)") }
         handle = db
-        try FoldSQLite.register(on: db)
+        try SQLiteRegistration.register(on: db)
     }
     deinit { sqlite3_close_v2(handle) }
 
@@ -58,7 +58,7 @@ let packageRoot: String = {
         #expect(try db.rows("SELECT x FROM a WHERE a MATCH 'c'") == [["© 2024 Ærø"]])
         #expect(throws: FoldSQLiteError.self) { try db.execute("CREATE VIRTUAL TABLE b USING fts5(x, tokenize = 'fold nope')") }
         #expect(throws: FoldSQLiteError.self) { try db.execute("CREATE VIRTUAL TABLE c USING fts5(x, tokenize = 'fold search ascii')") }
-        if case .failure(let e) = FoldSQLite.folder(arguments: ["nope"]) {
+        if case .failure(let e) = SQLiteRegistration.folder(arguments: ["nope"]) {
             #expect(e.message.contains("search") && e.message.contains("ascii"))
         } else { Issue.record("nope accepted") }
     }
@@ -120,16 +120,16 @@ let packageRoot: String = {
         }
         for input in inputs {
             for prefix in [true, false] {
-                guard let match = FoldQuery.match(input, folder: folder, prefixLast: prefix) else { continue }
+                guard let match = FTSQuery.match(input, folder: folder, prefixLast: prefix) else { continue }
                 do { _ = try db.rows("SELECT rowid FROM t WHERE t MATCH ?1", [match]) } catch {
                     Issue.record("\(input) → \(match): \(error)")
                 }
             }
         }
-        #expect(FoldQuery.match("Crème brû", folder: folder) == "\"creme\" \"bru\"*")
-        #expect(FoldQuery.match("  -- ", folder: folder) == nil)
-        #expect(try db.rows("SELECT rowid FROM t WHERE t MATCH ?1", [FoldQuery.match("at&t creme-bru", folder: folder)!]) == [["1"]])
-        #expect(try db.rows("SELECT rowid FROM t WHERE t MATCH ?1", [FoldQuery.match("near or", folder: folder)!]) == [["2"]])
+        #expect(FTSQuery.match("Crème brû", folder: folder) == "\"creme\" \"bru\"*")
+        #expect(FTSQuery.match("  -- ", folder: folder) == nil)
+        #expect(try db.rows("SELECT rowid FROM t WHERE t MATCH ?1", [FTSQuery.match("at&t creme-bru", folder: folder)!]) == [["1"]])
+        #expect(try db.rows("SELECT rowid FROM t WHERE t MATCH ?1", [FTSQuery.match("near or", folder: folder)!]) == [["2"]])
     }
 
     @Test func theExtensionLoadsInTheSQLite3Shell() throws {
@@ -180,7 +180,7 @@ extension Statement {
     @Test func anExternalContentIndexBuildsFollowsWritesAndSearches() throws {
         let db = try Database()
         try makeTitles(db, count: 2_000)
-        let index = try FoldFTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"))
+        let index = try FTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"))
         var reports: [(Int, Int)] = []
         #expect(try index.prepare { reports.append(($0, $1)) })
         #expect(reports.last! == (2_000, 2_000))
@@ -203,7 +203,7 @@ extension Statement {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let db = try Database(path: path)
         try makeTitles(db, count: 20_000)
-        let index = try FoldFTSIndex(connection: db.handle, table: "t_fts", columns: ["title"], content: .external(table: "titles"))
+        let index = try FTSIndex(connection: db.handle, table: "t_fts", columns: ["title"], content: .external(table: "titles"))
         try index.prepare()
         // Another connection sees the same index.
         let other = try Database(path: path)
@@ -223,7 +223,7 @@ extension Statement {
         #expect(try index.needsRebuild() == false)
         #expect(try db.rows("SELECT count(*) FROM t_fts WHERE t_fts MATCH 'lodz'") == [["5000"]])
         // Another profile asked for: rebuilt with it.
-        let ascii = try FoldFTSIndex(connection: db.handle, table: "t_fts", columns: ["title"], content: .external(table: "titles"), profile: .ascii)
+        let ascii = try FTSIndex(connection: db.handle, table: "t_fts", columns: ["title"], content: .external(table: "titles"), profile: .ascii)
         #expect(try ascii.needsRebuild())
         try ascii.prepare()
         #expect(try db.rows("SELECT value FROM t_fts_fold WHERE key = 'tokenize'") == [["fold ascii"]])
@@ -231,20 +231,20 @@ extension Statement {
 
     @Test func anIndexWithItsOwnContent() throws {
         let db = try Database()
-        let index = try FoldFTSIndex(connection: db.handle, table: "notes", columns: ["title", "body"])
+        let index = try FTSIndex(connection: db.handle, table: "notes", columns: ["title", "body"])
         try index.prepare()
         let id = try index.insert(["Crème brûlée", "with ﬁgs"])
         #expect(try index.search("figs").map(\.columns) == [["Crème brûlée", "with [ﬁgs]"]])
         try index.delete(rowid: id)
         #expect(try index.search("figs").isEmpty)
-        #expect(throws: FoldSQLiteError.self) { _ = try FoldFTSIndex(connection: db.handle, table: "x", columns: ["a"], profile: { var p = FoldProfile.search; p.name = "mine"; return p }()) }
+        #expect(throws: FoldSQLiteError.self) { _ = try FTSIndex(connection: db.handle, table: "x", columns: ["a"], profile: { var p = FoldProfile.search; p.name = "mine"; return p }()) }
     }
 
     /// A tailored profile (a name FTS5 does not take as a bareword) builds, records and
     /// searches: Mueller, Muller and Müller meet under search-de.
     @Test func aTailoredProfileIndexes() throws {
         let db = try Database()
-        let index = try FoldFTSIndex(connection: db.handle, table: "names", columns: ["name"], profile: try #require(FoldProfile(named: "search-de")))
+        let index = try FTSIndex(connection: db.handle, table: "names", columns: ["name"], profile: try #require(FoldProfile(named: "search-de")))
         try index.prepare()
         for name in ["Müller", "Mueller", "Muller", "Quelle"] { try index.insert([name]) }
         #expect(Set(try index.search("mueller", limit: 10).map { $0.columns[0] }) == ["[Müller]", "[Mueller]", "[Muller]"])
@@ -257,7 +257,7 @@ extension Statement {
     /// stops with CancellationError.
     @Test func aLiveSearchOverTheFTSIndex() async throws {
         let db = try Database()
-        let index = try FoldFTSIndex(connection: db.handle, table: "cities", columns: ["name", "country"])
+        let index = try FTSIndex(connection: db.handle, table: "cities", columns: ["name", "country"])
         try index.prepare()
         for (name, country) in [("Łódź", "Polska"), ("Lodève", "France"), ("Kraków", "Polska"), ("Crème brûlée", "France")] {
             try index.insert([name, country])
@@ -290,8 +290,8 @@ extension Statement {
 }
 
 final class IndexBox: @unchecked Sendable {
-    let index: FoldFTSIndex
-    init(_ index: FoldFTSIndex) { self.index = index }
+    let index: FTSIndex
+    init(_ index: FTSIndex) { self.index = index }
 }
 
 @Suite struct ExtensionReloadTests {
@@ -325,10 +325,10 @@ final class IndexBox: @unchecked Sendable {
                     "green doors green do", "ΆΡΤΟΣ και ψωμί", "a b a b c", "東京 東 京都 東京"]
         try db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'fold')")
         for row in rows { try db.execute("INSERT INTO t VALUES (\(literal(row)))") }
-        let index = try FoldFTSIndex(connection: db.handle, table: "t", columns: ["x"])
+        let index = try FTSIndex(connection: db.handle, table: "t", columns: ["x"])
         for query in ["creme", "lodz", "東京", "京", "fi", "1 2", "ae", "t", "gre do", "a b", "αρτ", "don t", "東京 京都", "creme fraiche", "b a"] {
             for prefixLast in [true, false] {
-                guard let match = FoldQuery.match(query, folder: index.folder, prefixLast: prefixLast) else { continue }
+                guard let match = FTSQuery.match(query, folder: index.folder, prefixLast: prefixLast) else { continue }
                 let theirs = try db.rows("SELECT highlight(t, 0, '[', ']') FROM t WHERE t MATCH ?1 ORDER BY rank", [match]).map { $0[0] }
                 let ours = try index.search(query, limit: 100, prefixLast: prefixLast).map { $0.columns[0] }
                 if query == "1 2" {
@@ -348,11 +348,11 @@ final class IndexBox: @unchecked Sendable {
         let db = try Database()
         try db.execute("CREATE TABLE titles (title TEXT)")
         try db.execute("INSERT INTO titles VALUES ('alpha' || char(0) || 'beta Łódź'), (NULL), (''), (CAST(X'62FF6D' AS TEXT))")
-        let index = try FoldFTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"))
+        let index = try FTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"))
         try index.prepare()
         try db.execute("INSERT INTO titles_fts(titles_fts, rank) VALUES ('integrity-check', 1)")
         #expect(try index.search("beta").map(\.columns) == [["alpha\u{0}[beta] Łódź"]])
-        let other = try FoldFTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), profile: .ascii)
+        let other = try FTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), profile: .ascii)
         #expect(try other.prepare())
         try db.execute("INSERT INTO titles_fts(titles_fts, rank) VALUES ('integrity-check', 1)")
         #expect(try other.search("lodz").map(\.columns) == [["alpha\u{0}beta [Łódź]"]])
@@ -363,15 +363,15 @@ final class IndexBox: @unchecked Sendable {
         let db = try Database()
         try db.execute("CREATE TABLE titles (title TEXT)")
         try db.execute("INSERT INTO titles VALUES ('Ærø')")
-        #expect(try FoldFTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")) == nil)
-        try FoldFTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), profile: .ascii).prepare()
-        let found = try #require(try FoldFTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")))
+        #expect(try FTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")) == nil)
+        try FTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), profile: .ascii).prepare()
+        let found = try #require(try FTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")))
         #expect(found.folder.profile == .ascii)
         #expect(try found.search("aero").map(\.columns) == [["[Ærø]"]])
         // A stale fingerprint (another Fold) is rebuilt with the recorded profile.
         try db.execute("UPDATE titles_fts_fold SET value = 'fold3-ascii-old' WHERE key = 'fingerprint'")
         var calls = 0
-        let rebuilt = try #require(try FoldFTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")) { _, _ in calls += 1 })
+        let rebuilt = try #require(try FTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")) { _, _ in calls += 1 })
         #expect(calls > 0)
         #expect(try rebuilt.recorded().fingerprint == rebuilt.folder.fingerprint)
         #expect(rebuilt.folder.profile == .ascii)
@@ -469,7 +469,7 @@ let extensionPath: String = {
 }
 
 @Suite struct SQLFunctionTests {
-    /// fold() and fold_fingerprint() through FoldSQLite.register(on:): the library's fold,
+    /// fold() and fold_fingerprint() through SQLiteRegistration.register(on:): the library's fold,
     /// NULL in NULL out, numbers and BLOBs as their text, invalid UTF-8 read as U+FFFD, an
     /// unknown or NULL profile an error naming the valid ones.
     @Test func foldAndFingerprint() throws {
@@ -512,7 +512,7 @@ let extensionPath: String = {
 
 @Suite struct TypedDiacriticsTests {
     /// With typed_diacritics, a word typed with a diacritic finds only that diacritic, one typed
-    /// without finds all; through raw SQL (Debian's SQLite, the v1 tokenizer) and FoldFTSIndex.
+    /// without finds all; through raw SQL (Debian's SQLite, the v1 tokenizer) and FTSIndex.
     @Test func aTypedDiacriticFindsOnlyItself() throws {
         let db = try Database()
         try db.execute("CREATE VIRTUAL TABLE w USING fts5(x, tokenize = 'fold search typed_diacritics')")
@@ -532,28 +532,28 @@ let extensionPath: String = {
 
         try db.execute("CREATE TABLE titles (title TEXT)")
         try db.execute("INSERT INTO titles SELECT x FROM w")
-        let index = try FoldFTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), typedDiacritics: true)
+        let index = try FTSIndex(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles"), typedDiacritics: true)
         try index.prepare()
         #expect(try index.recorded().tokenize == "fold search typed_diacritics")
         #expect(try index.search("carnê").map(\.rowid) == [1, 3] || (try index.search("carnê").map(\.rowid)).sorted() == [1, 3])
         #expect(try index.search("carne").count == 4)
-        let reopened = try #require(try FoldFTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")))
+        let reopened = try #require(try FTSIndex.existing(connection: db.handle, table: "titles_fts", columns: ["title"], content: .external(table: "titles")))
         #expect(reopened.typedDiacritics)
         #expect(try reopened.needsRebuild() == false)
     }
 }
 
 @Suite struct QueryCapTests {
-    /// A query's words past FoldQuery.maximumWords are left out of the MATCH, of the count of
+    /// A query's words past FTSQuery.maximumWords are left out of the MATCH, of the count of
     /// ignored words and of what FTSIndexSource marks with.
     @Test func wordsPastTheCapAreIgnoredEverywhere() throws {
         let folder = try Folder(.search)
         let query = (1...70).map { "w\($0)" }.joined(separator: " ")
-        #expect(FoldQuery.ignoredWordCount(in: query, folder: folder) == 6)
-        #expect(FoldQuery.usedText(of: query, folder: folder) == (1...64).map { "w\($0)" }.joined(separator: " "))
-        let match = try #require(FoldQuery.match(query, folder: folder))
+        #expect(FTSQuery.ignoredWordCount(in: query, folder: folder) == 6)
+        #expect(FTSQuery.usedText(of: query, folder: folder) == (1...64).map { "w\($0)" }.joined(separator: " "))
+        let match = try #require(FTSQuery.match(query, folder: folder))
         #expect(match.hasSuffix("\"w64\"*") && !match.contains("w65"))
-        #expect(FoldQuery.usedText(of: "short query", folder: folder) == "short query")
-        #expect(FoldQuery.ignoredWordCount(in: "short query", folder: folder) == 0)
+        #expect(FTSQuery.usedText(of: "short query", folder: folder) == "short query")
+        #expect(FTSQuery.ignoredWordCount(in: "short query", folder: folder) == 0)
     }
 }

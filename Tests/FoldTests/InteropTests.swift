@@ -80,7 +80,7 @@ import Testing
                 let input = Array(prefix.utf8) + bytes + Array(suffix.utf8)
                 let expected = InvalidUTF8Error(byteOffset: prefix.utf8.count + offset)
                 #expect(throws: expected) { try folder.fold(utf8: input) }
-                #expect(throws: expected) { try input.withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { _ in } } }
+                #expect(throws: expected) { try input.withUnsafeBufferPointer { utf8 in try folder.withFoldedUTF8(utf8) { _ in } } }
                 #expect(folder.fold(decoding: input) == Array(folder.fold(String(decoding: input, as: UTF8.self)).utf8))
             }
         }
@@ -99,13 +99,13 @@ import Testing
 
     @Test func foldsIntoATemporaryBuffer() throws {
         for text in ["Crème brûlée", String(repeating: "Straße ﬁ ", count: 5_000), String(repeating: "\u{FDFA}", count: 2_000), ""] {
-            let got = try Array(text.utf8).withUnsafeBytes { raw in
-                try folder.withFoldedUTF8(raw) { Array($0) }
+            let got = try Array(text.utf8).withUnsafeBufferPointer { utf8 in
+                try folder.withFoldedUTF8(utf8) { Array($0) }
             }
             #expect(got == Array(folder.fold(text).utf8))
         }
         #expect(throws: InvalidUTF8Error(byteOffset: 2)) {
-            try ([0x61, 0x62, 0xFF] as [UInt8]).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { _ in } }
+            try ([0x61, 0x62, 0xFF] as [UInt8]).withUnsafeBufferPointer { utf8 in try folder.withFoldedUTF8(utf8) { _ in } }
         }
     }
 }

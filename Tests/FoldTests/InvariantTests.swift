@@ -156,7 +156,7 @@ import Testing
                     let expected = try ReferenceFold.fold(s, steps: p.steps)
                     if folder.fold(s) != expected { failures.append("\(codePoints(s)): fold(String)") }
                     if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) { failures.append("\(codePoints(s)): fold(utf8:)") }
-                    let temporary = try Array(s.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
+                    let temporary = try Array(s.utf8).withUnsafeBufferPointer { utf8 in try folder.withFoldedUTF8(utf8) { Array($0) } }
                     if temporary != Array(expected.utf8) { failures.append("\(codePoints(s)): withFoldedUTF8") }
                 }
             }
@@ -285,7 +285,7 @@ import Testing
             #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: ArraySink()) } == expected)
             #expect(try Array(text.utf8).withUnsafeBufferPointer { try folder.engine.foldExpanding($0, into: StringSink(original: nil)) }.map { Array($0.utf8) } == expected)
         }
-        let temporary = try Array(text.utf8).withUnsafeBytes { raw in try folder.withFoldedUTF8(raw) { Array($0) } }
+        let temporary = try Array(text.utf8).withUnsafeBufferPointer { utf8 in try folder.withFoldedUTF8(utf8) { Array($0) } }
         #expect(temporary == expected)
         var bad = Array(text.utf8)
         let offset = bad.lastIndex(of: UInt8(ascii: "x"))! - 400  // a code point's first byte

@@ -433,7 +433,7 @@ import Testing
             let text = (0..<Int.random(in: 1...16, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
             guard Self.needsICU(text), !Self.marksAfterICUQuirk(text) else { continue }
             compared += 1
-            let words = WordSegmenter.words(in: Array(text.utf8)), r = Self.reference(text)
+            let words = WordBreaker.words(in: Array(text.utf8)), r = Self.reference(text)
             if words != r { failures.append("\(codePoints(text)): \(words), ICU \(r)") }
         }
         expectNoFailures(failures, "random strings")
@@ -751,7 +751,7 @@ import Testing
         let utf8 = Array(text.utf8)
         let where_ = "[\(folder.profile.name)] \(codePoints(text))"
         if tokens.folded != folder.fold(text) { failures.append("\(where_): folded \(tokens.folded) is not fold \(folder.fold(text))") }
-        let words = WordSegmenter.words(in: tokens.foldedUTF8)
+        let words = WordBreaker.words(in: tokens.foldedUTF8)
         if list.map(\.foldedUTF8Range) != words { failures.append("\(where_): tokens \(list.map(\.foldedUTF8Range)) are not the matcher's words \(words)") }
         let map = folder.foldedText(text)
         var previous = 0..<0

@@ -86,7 +86,7 @@ public enum Tools {
                 var total = 0
                 for i in corpus.lines.indices {
                     do {
-                        total &+= try folder.withFoldedUTF8(UnsafeRawBufferPointer(corpus.line(i))) { $0.count }
+                        total &+= try folder.withFoldedUTF8(corpus.line(i)) { $0.count }
                     } catch {
                         fatalError("\(corpus.name) line \(i + 1): \(error)")
                     }

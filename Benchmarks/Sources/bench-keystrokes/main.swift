@@ -6,16 +6,16 @@
 //
 // Builds `--titles` titles of 20 to 80 characters from the three corpora (a seeded generator
 // picks runs of consecutive words from random lines of random corpora, so most titles mix
-// languages and scripts), folds each once with `Folder.searchKey(for:id:)` (timed: the
-// pre-folding row), then types each query one keystroke at a time. For every prefix it times:
+// languages and scripts), folds each once into a `SearchIndex` (timed: the pre-folding row),
+// then types each query one keystroke at a time. For every prefix it times:
 //
-//   Fold loop     `Matcher(prefix, folder:)` built, then `matcher.hasMatch(in: key)` over every key
-//   Fold filter   `Matcher(prefix, folder:)` built, then `try await matcher.filter(keys)`
-//   Foundation    `title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])`
-//                 over every original title (no pre-folding: Foundation has no such API)
+//   Fold SearchIndex  `Matcher(prefix, folder:)` built, then `try await matcher.filter(index)`
+//   Foundation        `title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])`
+//                     over every original title (no pre-folding: Foundation has no such API)
 //
-// The whole keystroke sequence is repeated `--reps` times (Foundation `--foundation-reps`
-// times), interleaved, so the three are measured under the same load. p50 and p99 are nearest-
+// The index's matches are checked once per keystroke against `matcher.hasMatch(in:)` on every
+// title (not timed). The whole keystroke sequence is repeated `--reps` times (Foundation
+// `--foundation-reps` times), interleaved, so the two are measured under the same load. p50 and p99 are nearest-
 // rank percentiles of the per-keystroke times (with 30 repetitions, p99 is the slowest one).
 // Word-prefix queries (`--words-query`) run `Matcher(prefix, folder:, mode: .wordPrefixes(.inOrder))`
 // the same way (no Foundation equivalent). Tables on stdout, progress on stderr.
@@ -106,59 +106,40 @@ func ratio(_ r: Double) -> String {
 /// Per keystroke: the samples of each measured method and the match counts.
 struct KeystrokeRun {
     var prefixes: [String]
-    var loop: [[Double]]
-    var filter: [[Double]]
+    var index: [[Double]]
     var foundation: [[Double]]
-    var floor: [[Double]]
-    var floorMatches: [Int]
-    var loopMatches: [Int]
-    var filterMatches: [Int]
+    var indexMatches: [Int]
+    /// What `Matcher.hasMatch(in:)` finds, one title at a time: the reference.
+    var textMatches: [Int]
     var foundationMatches: [Int]
 
     init(query: String) {
         let chars = Array(query)
         prefixes = (1...chars.count).map { String(chars[0..<$0]) }
         let empty = [[Double]](repeating: [], count: chars.count)
-        loop = empty; filter = empty; foundation = empty; floor = empty
-        loopMatches = Array(repeating: -1, count: chars.count)
-        floorMatches = loopMatches
-        filterMatches = loopMatches
-        foundationMatches = loopMatches
+        index = empty; foundation = empty
+        indexMatches = Array(repeating: -1, count: chars.count)
+        textMatches = indexMatches
+        foundationMatches = indexMatches
     }
 }
 
-func typeQuery(_ query: String, mode: Matcher.Mode, folder: Folder, keys: [SearchKey<Int>], titles: [String],
-               flat: SearchIndex<Int>?, reps: Int, foundationReps: Int) async throws -> KeystrokeRun {
+func typeQuery(_ query: String, mode: Matcher.Mode, folder: Folder, titles: [String],
+               index: SearchIndex<Int>, reps: Int, foundationReps: Int) async throws -> KeystrokeRun {
     var run = KeystrokeRun(query: query)
     let clock = ContinuousClock()
     let foldOptions: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
     for rep in 0..<max(reps, foundationReps) {
         for (k, prefix) in run.prefixes.enumerated() {
             if rep < reps {
-                var count = 0
                 let t0 = clock.now
                 let matcher = Matcher(prefix, folder: folder, mode: mode)
-                for key in keys where matcher.hasMatch(in: key) { count += 1 }
+                let n = try await matcher.filter(index).count
                 let t1 = clock.now
-                run.loop[k].append(milliseconds(t1 - t0))
-                if run.loopMatches[k] >= 0 && run.loopMatches[k] != count { log("  warning: loop count changed for \(prefix)") }
-                run.loopMatches[k] = count
-
-                let t2 = clock.now
-                let filterMatcher = Matcher(prefix, folder: folder, mode: mode)
-                let ids = try await filterMatcher.filter(keys)
-                let t3 = clock.now
-                run.filter[k].append(milliseconds(t3 - t2))
-                run.filterMatches[k] = ids.count
-
-                if let flat {
-                    let t4 = clock.now
-                    let indexMatcher = Matcher(prefix, folder: folder, mode: mode)
-                    let n = try await indexMatcher.filter(flat).count
-                    let t5 = clock.now
-                    run.floor[k].append(milliseconds(t5 - t4))
-                    run.floorMatches[k] = n
-                }
+                run.index[k].append(milliseconds(t1 - t0))
+                if run.indexMatches[k] >= 0 && run.indexMatches[k] != n { log("  warning: index count changed for \(prefix)") }
+                run.indexMatches[k] = n
+                if rep == 0 { run.textMatches[k] = titles.reduce(0) { $0 + (matcher.hasMatch(in: $1) ? 1 : 0) } }
             }
             if rep < foundationReps {
                 var count = 0
@@ -176,41 +157,32 @@ func typeQuery(_ query: String, mode: Matcher.Mode, folder: Folder, keys: [Searc
 
 func table(_ run: KeystrokeRun, title: String, withFoundation: Bool) -> String {
     var s = "#### \(title)\n\n"
-    let withFloor = !run.floor[0].isEmpty
-    s += "| # | typed | Fold matches | Fold loop p50 | Fold loop p99 | Fold filter p50 | Fold filter p99"
-    var rule = "|---:|---|---:|---:|---:|---:|---:"
-    if withFloor { s += " | Fold SearchIndex p50 | Fold SearchIndex p99"; rule += "|---:|---:" }
+    s += "| # | typed | Fold matches | Fold SearchIndex p50 | Fold SearchIndex p99"
+    var rule = "|---:|---|---:|---:|---:"
     if withFoundation {
-        s += " | Foundation matches | Foundation p50 | Foundation p99 | Foundation ÷ Fold loop (p50)"
+        s += " | Foundation matches | Foundation p50 | Foundation p99 | Foundation ÷ Fold SearchIndex (p50)"
         rule += "|---:|---:|---:|---:"
     }
     s += " |\n" + rule + "|\n"
     for k in run.prefixes.indices {
         let typed = "`" + run.prefixes[k].replacingOccurrences(of: " ", with: "␣") + "`"
-        let lp50 = percentile(run.loop[k], 0.5), lp99 = percentile(run.loop[k], 0.99)
-        var row = "| \(k + 1) | \(typed) | \(run.loopMatches[k]) | \(ms(lp50)) | \(ms(lp99)) | \(ms(percentile(run.filter[k], 0.5))) | \(ms(percentile(run.filter[k], 0.99)))"
-        if withFloor { row += " | \(ms(percentile(run.floor[k], 0.5))) | \(ms(percentile(run.floor[k], 0.99)))" }
+        let p50 = percentile(run.index[k], 0.5), p99 = percentile(run.index[k], 0.99)
+        var row = "| \(k + 1) | \(typed) | \(run.indexMatches[k]) | \(ms(p50)) | \(ms(p99))"
         if withFoundation {
             let fp50 = percentile(run.foundation[k], 0.5)
-            row += " | \(run.foundationMatches[k]) | \(ms(fp50)) | \(ms(percentile(run.foundation[k], 0.99))) | \(ratio(fp50 / lp50))"
+            row += " | \(run.foundationMatches[k]) | \(ms(fp50)) | \(ms(percentile(run.foundation[k], 0.99))) | \(ratio(fp50 / p50))"
         }
         s += row + " |\n"
     }
-    let allLoop = run.loop.flatMap { $0 }, allFilter = run.filter.flatMap { $0 }
-    var row = "| all | \(allLoop.count) samples | | \(ms(percentile(allLoop, 0.5))) | \(ms(percentile(allLoop, 0.99))) | \(ms(percentile(allFilter, 0.5))) | \(ms(percentile(allFilter, 0.99)))"
-    if withFloor { row += " | \(ms(percentile(run.floor.flatMap { $0 }, 0.5))) | \(ms(percentile(run.floor.flatMap { $0 }, 0.99)))" }
+    let all = run.index.flatMap { $0 }
+    var row = "| all | \(all.count) samples | | \(ms(percentile(all, 0.5))) | \(ms(percentile(all, 0.99)))"
     if withFoundation {
         let allF = run.foundation.flatMap { $0 }
-        row += " | \(allF.count) samples | \(ms(percentile(allF, 0.5))) | \(ms(percentile(allF, 0.99))) | \(ratio(percentile(allF, 0.5) / percentile(allLoop, 0.5)))"
+        row += " | \(allF.count) samples | \(ms(percentile(allF, 0.5))) | \(ms(percentile(allF, 0.99))) | \(ratio(percentile(allF, 0.5) / percentile(all, 0.5)))"
     }
     s += row + " |\n"
-    for k in run.prefixes.indices {
-        if run.filterMatches[k] != run.loopMatches[k] {
-            s += "\nMISMATCH at keystroke \(k + 1): the loop found \(run.loopMatches[k]), filter \(run.filterMatches[k]).\n"
-        }
-        if withFloor && run.floorMatches[k] != run.loopMatches[k] {
-            s += "\nMISMATCH at keystroke \(k + 1): the loop found \(run.loopMatches[k]), the SearchIndex \(run.floorMatches[k]).\n"
-        }
+    for k in run.prefixes.indices where run.indexMatches[k] != run.textMatches[k] {
+        s += "\nMISMATCH at keystroke \(k + 1): the SearchIndex found \(run.indexMatches[k]), hasMatch(in:) on each title \(run.textMatches[k]).\n"
     }
     return s
 }
@@ -240,75 +212,73 @@ do { folder = try Folder(.search) } catch { log("bench-keystrokes: \(error)"); e
 // Warm the folder's tables on a few titles (not timed), then fold them all once.
 for t in titles.prefix(100) { _ = folder.fold(t) }
 let t0 = clock.now
-let keys = titles.enumerated().map { folder.searchKey(for: $1, id: $0) }
+let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
 let prefoldMS = milliseconds(clock.now - t0)
-// For comparison: fold alone (searchKey also runs ICU word segmentation on each key).
+// For comparison: fold alone (the index also finds each key's word starts and summary).
 let t1 = clock.now
 var foldedBytes = 0
 for t in titles { foldedBytes += folder.fold(t).utf8.count }
 let foldOnlyMS = milliseconds(clock.now - t1)
 
-log("pre-folded \(keys.count) keys in \(ms(prefoldMS)) ms")
+log("pre-folded \(index.count) keys in \(ms(prefoldMS)) ms")
 
 print("### Pre-folding \(options.titles) titles\n")
 print("| step | titles | input | time | throughput |")
 print("|---|---:|---:|---:|---:|")
-print("| `folder.searchKey(for:id:)` (fold + word starts) | \(titles.count) | \(String(format: "%.2f", Double(titleBytes) / 1e6)) MB | \(ms(prefoldMS)) ms | \(String(format: "%.1f", Double(titleBytes) / 1e6 / (prefoldMS / 1e3))) MB/s |")
+print("| `SearchIndex(_:folder:)` (fold + word starts + summaries, on every core) | \(titles.count) | \(String(format: "%.2f", Double(titleBytes) / 1e6)) MB | \(ms(prefoldMS)) ms | \(String(format: "%.1f", Double(titleBytes) / 1e6 / (prefoldMS / 1e3))) MB/s |")
 print("| `folder.fold(_:)` alone, for comparison | \(titles.count) | \(String(format: "%.2f", Double(titleBytes) / 1e6)) MB | \(ms(foldOnlyMS)) ms | \(String(format: "%.1f", Double(titleBytes) / 1e6 / (foldOnlyMS / 1e3))) MB/s |")
 print("")
 print("Titles: \(titles.count), \(titleChars) characters (\(String(format: "%.1f", Double(titleChars) / Double(titles.count))) per title), \(titleBytes) UTF-8 bytes; \(nonASCII) titles (\(String(format: "%.0f", 100 * Double(nonASCII) / Double(titles.count)))%) contain non-ASCII. Examples:")
 print("")
-for i in [0, 1, 2, 3, 4, 5] where i < titles.count { print("- `\(titles[i])` → `\(keys[i].key)`") }
+for i in [0, 1, 2, 3, 4, 5] where i < titles.count { print("- `\(titles[i])` → `\(index.key(at: i))`") }
 print("")
 
-let flat = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
 var summaries: [String] = []
 var worstSubstringP99 = 0.0
 var loopP50s: [Double] = [], foundationP50s: [Double] = []
 
 for word in options.words {
     log("typing \"\(word)\" (substring), \(options.reps) repetitions, Foundation \(foundationReps)")
-    let run = try await typeQuery(word, mode: .substring, folder: folder, keys: keys, titles: titles,
-                                  flat: flat, reps: options.reps, foundationReps: foundationReps)
+    let run = try await typeQuery(word, mode: .substring, folder: folder, titles: titles,
+                                  index: index, reps: options.reps, foundationReps: foundationReps)
     print(table(run, title: "Substring: \"\(word)\" typed one keystroke at a time (\(options.reps) repetitions; Foundation \(foundationReps)); times in ms per keystroke over \(titles.count) titles", withFoundation: foundationReps > 0))
     if foundationReps > 0 {
         // Where Fold and Foundation disagree: one example each way, for the first keystroke
         // whose counts differ.
-        if let k = run.prefixes.indices.first(where: { run.loopMatches[$0] != run.foundationMatches[$0] }) {
+        if let k = run.prefixes.indices.first(where: { run.indexMatches[$0] != run.foundationMatches[$0] }) {
             let prefix = run.prefixes[k]
             let matcher = Matcher(prefix, folder: folder)
             var onlyFold: Int? = nil, onlyFoundation: Int? = nil
             var foldOnlyCount = 0, foundationOnlyCount = 0
             for (i, title) in titles.enumerated() {
-                let a = matcher.hasMatch(in: keys[i])
+                let a = matcher.hasMatch(in: title)
                 let b = title.range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive]) != nil
                 if a && !b { foldOnlyCount += 1; if onlyFold == nil { onlyFold = i } }
                 if b && !a { foundationOnlyCount += 1; if onlyFoundation == nil { onlyFoundation = i } }
             }
             print("Fold and Foundation disagree from keystroke \(k + 1) (`\(prefix)`): \(foldOnlyCount) titles match only in Fold, \(foundationOnlyCount) only in Foundation.")
-            if let i = onlyFold { print("For example only Fold: `\(titles[i])` (folded `\(keys[i].key)`).") }
-            if let i = onlyFoundation { print("For example only Foundation: `\(titles[i])` (folded `\(keys[i].key)`).") }
+            if let i = onlyFold { print("For example only Fold: `\(titles[i])` (folded `\(index.key(at: i))`).") }
+            if let i = onlyFoundation { print("For example only Foundation: `\(titles[i])` (folded `\(index.key(at: i))`).") }
             print("")
         }
     }
     // The target is for the documented fast way: a SearchIndex.
-    let worst = run.floor.map { percentile($0, 0.99) }.max() ?? 0
+    let worst = run.index.map { percentile($0, 0.99) }.max() ?? 0
     worstSubstringP99 = max(worstSubstringP99, worst)
-    loopP50s += run.floor.flatMap { $0 }
+    loopP50s += run.index.flatMap { $0 }
     foundationP50s += run.foundation.flatMap { $0 }
 }
 
 for query in options.wordsQueries {
     log("typing \"\(query)\" (word prefixes, in order), \(options.reps) repetitions")
-    let run = try await typeQuery(query, mode: .wordPrefixes(.inOrder), folder: folder, keys: keys, titles: titles,
-                                  flat: flat, reps: options.reps, foundationReps: 0)
+    let run = try await typeQuery(query, mode: .wordPrefixes(.inOrder), folder: folder, titles: titles,
+                                  index: index, reps: options.reps, foundationReps: 0)
     print(table(run, title: "Word prefixes (`.wordPrefixes(.inOrder)`): \"\(query)\" typed one keystroke at a time (\(options.reps) repetitions); times in ms per keystroke over \(titles.count) titles", withFoundation: false))
-    let worst = run.floor.map { percentile($0, 0.99) }.max() ?? 0
+    let worst = run.index.map { percentile($0, 0.99) }.max() ?? 0
     summaries.append("SearchIndex word-prefix \"\(query)\" worst per-keystroke p99 \(ms(worst)) ms")
 }
 
-print("Fold loop: `Matcher(prefix, folder:)` + `matches(key)` over every key. Fold filter: `Matcher` + `try await filter(keys)`. "
-    + "Fold SearchIndex: `SearchIndex` (every title folded once into one flat buffer) and `Matcher(prefix, folder:).filter(index)`, the documented fast way. "
+print("Fold SearchIndex: `SearchIndex` (every title folded once into one flat buffer) and `Matcher(prefix, folder:).filter(index)`, the way to search many texts. "
     + "Foundation: `range(of: prefix, options: [.caseInsensitive, .diacriticInsensitive])` over the original titles. "
     + "p50/p99: nearest-rank percentiles over the repetitions of that keystroke (p99 of 30 samples is the slowest). Single thread. Fold \(folder.fingerprint).")
 print("")

@@ -7,7 +7,7 @@
 // For each tokenizer: build time (one transaction, titles inserted one by one into an FTS5
 // table with its own content), database size (file bytes after the build), and query time per
 // keystroke: queries typed without accents, every prefix from 3 characters, as the live search
-// would send them (fold: FoldQuery, the last word a prefix; unicode61: the same quoted words with
+// would send them (fold: FTSQuery, the last word a prefix; unicode61: the same quoted words with
 // the last a prefix; trigram: the typed text as one quoted string), `SELECT rowid ... LIMIT 50`
 // plus the count of all matches, p50/p99 over --reps repetitions. Then recall: for each query,
 // the titles `fold` finds that unicode61 misses, with examples.
@@ -36,7 +36,7 @@ final class DB {
         var db: OpaquePointer? = nil
         precondition(sqlite3_open(path, &db) == SQLITE_OK)
         handle = db!
-        try! FoldSQLite.register(on: handle)
+        try! SQLiteRegistration.register(on: handle)
     }
     deinit { sqlite3_close_v2(handle) }
     func exec(_ sql: String) {
@@ -83,8 +83,8 @@ defer { try? FileManager.default.removeItem(atPath: directory) }
 
 func matchExpression(_ tokenizer: String, _ typed: String) -> String? {
     switch tokenizer {
-    case "fold": return FoldQuery.match(typed, folder: folder)
-    case "fold+typed": return FoldQuery.match(typed, folder: folder, typedDiacritics: true)
+    case "fold": return FTSQuery.match(typed, folder: folder)
+    case "fold+typed": return FTSQuery.match(typed, folder: folder, typedDiacritics: true)
     case "trigram": return "\"" + typed.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     default:
         let words = typed.split(separator: " ").map { "\"" + $0 + "\"" }
@@ -154,7 +154,7 @@ print("#### Recall: what `fold` finds that `unicode61 remove_diacritics 2` misse
 print("| query | fold | unicode61 | found by fold only | examples |")
 print("|---|---:|---:|---:|---|")
 for q in queries {
-    let f = dbs["fold"]!.rowids("t", FoldQuery.match(q, folder: folder, prefixLast: false)!)
+    let f = dbs["fold"]!.rowids("t", FTSQuery.match(q, folder: folder, prefixLast: false)!)
     let u = dbs["unicode61"]!.rowids("t", q.split(separator: " ").map { "\"\($0)\"" }.joined(separator: " "))
     let only = f.subtracting(u).sorted()
     let examples = only.prefix(3).map { "`" + titles[Int($0) - 1] + "`" }.joined(separator: "; ")

@@ -16,9 +16,9 @@ public import FoldSQLite
 /// let folded = try await db.query("SELECT fold('Crème Brûlée') AS f")   // 'creme brulee'
 /// ```
 ///
-/// sqlite-nio keeps its connection handle to itself, so ``FoldSQLite/register(on:)`` has nothing
+/// sqlite-nio keeps its connection handle to itself, so ``SQLiteRegistration/register(on:)`` has nothing
 /// to take; instead Fold's SQLite extension runs inside every open as an SQLite auto-extension.
-/// The tokenizer and functions are the ones ``FoldSQLite`` registers on the system SQLite; with
+/// The tokenizer and functions are the ones ``SQLiteRegistration`` registers on the system SQLite; with
 /// sqlite-nio's SQLite (3.47 and later) the tokenizer is FTS5's v2 and takes a locale.
 public enum FoldSQLiteNIO {
     /// Makes every sqlite-nio connection opened from now on, in the whole process, register the

@@ -4,13 +4,13 @@ import GRDB
 import Testing
 
 /// The GRDB example of FoldSQLite's "SQLite FTS5" article, compiled and run: FoldSQLite registered in
-/// `prepareDatabase` on GRDB's connection to the system SQLite, a `FoldFTSIndex` over an app
+/// `prepareDatabase` on GRDB's connection to the system SQLite, an `FTSIndex` over an app
 /// table, and `fold()` in SQL through GRDB.
 @Suite struct GRDBExampleTests {
     /// An in-memory queue whose every connection has Fold's tokenizer and SQL functions.
     func queue() throws -> DatabaseQueue {
         var config = Configuration()
-        config.prepareDatabase { db in try FoldSQLite.register(on: db.sqliteConnection!) }
+        config.prepareDatabase { db in try SQLiteRegistration.register(on: db.sqliteConnection!) }
         let queue = try DatabaseQueue(configuration: config)
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE titles(title TEXT)")
@@ -23,9 +23,9 @@ import Testing
 
     @Test func foldFTSIndexOverAGRDBTable() throws {
         let queue = try queue()
-        // Outside GRDB's transaction: FoldFTSIndex builds in its own (BEGIN IMMEDIATE).
+        // Outside GRDB's transaction: FTSIndex builds in its own (BEGIN IMMEDIATE).
         let hits = try queue.writeWithoutTransaction { db in
-            let index = try FoldFTSIndex(connection: db.sqliteConnection!, table: "titles_fts", columns: ["title"],
+            let index = try FTSIndex(connection: db.sqliteConnection!, table: "titles_fts", columns: ["title"],
                                          content: .external(table: "titles"))
             try index.prepare()
             return try index.search("lodz")
@@ -61,15 +61,15 @@ import Testing
 
     // --- SQLiteFTS5.md, "With GRDB" ---
     var config = Configuration()
-    config.prepareDatabase { db in try FoldSQLite.register(on: db.sqliteConnection!) }
+    config.prepareDatabase { db in try SQLiteRegistration.register(on: db.sqliteConnection!) }
     let queue = try DatabaseQueue(path: "titles.db", configuration: config)
     try queue.write { db in
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS titles(title TEXT)")
         try db.execute(sql: "INSERT INTO titles(title) VALUES ('Straße in Łódź'), ('Crème brûlée')")
     }
-    // FoldFTSIndex takes the write lock itself (BEGIN IMMEDIATE): run it outside GRDB's transaction.
+    // FTSIndex takes the write lock itself (BEGIN IMMEDIATE): run it outside GRDB's transaction.
     let hits = try queue.writeWithoutTransaction { db in
-        let index = try FoldFTSIndex(connection: db.sqliteConnection!, table: "titles_fts", columns: ["title"],
+        let index = try FTSIndex(connection: db.sqliteConnection!, table: "titles_fts", columns: ["title"],
                                      content: .external(table: "titles"))
         try index.prepare { done, total in print("\(done)/\(total)") }   // builds, or rebuilds if stale
         return try index.search("lodz")

@@ -67,7 +67,7 @@ PG_FUNCTION_INFO_V1(fold_test_trap);
 #define FOLD_WORD 2
 #define FOLD_BLANK 12
 
-/// fold_tsquery uses a query's first this many words (Fold's FoldQuery.maximumWords for SQLite).
+/// fold_tsquery uses a query's first this many words (Fold's FTSQuery.maximumWords for SQLite).
 #define QUERY_MAX_WORDS 64
 
 // ---------------------------------------------------------------------------------------------

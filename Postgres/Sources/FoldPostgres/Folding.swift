@@ -29,9 +29,9 @@ func status(of error: any Error, errorOffset: UnsafeMutablePointer<Int64>?, base
 func foldpgFold(_ folder: UnsafeRawPointer, _ bytes: UnsafePointer<UInt8>?, _ count: Int64,
                 _ out: UnsafeMutablePointer<foldpg_buffer>, _ errorOffset: UnsafeMutablePointer<Int64>?) -> Int32 {
     let entry = FolderEntry.of(folder)
-    let input = UnsafeRawBufferPointer(start: bytes, count: Int(max(0, count)))
+    let input = UnsafeBufferPointer(start: bytes, count: Int(max(0, count)))
     do {
-        try entry.folder.withFoldedUTF8(input) { folded in try append(folded, to: out) }
+        try entry.folder.withFoldedUTF8(input) { folded in try append(UnsafeRawBufferPointer(folded), to: out) }
         return Status.ok.rawValue
     } catch {
         return status(of: error, errorOffset: errorOffset)

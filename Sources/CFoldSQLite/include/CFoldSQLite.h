@@ -36,7 +36,7 @@ typedef struct cfold_fts5_api_v3 {
 } cfold_fts5_api_v3;
 
 /// The SQLite routines the SQL functions' bodies call: the system library's for
-/// `FoldSQLite.register(on:)`, the host's (through `sqlite3_api_routines`) in the loadable
+/// `SQLiteRegistration.register(on:)`, the host's (through `sqlite3_api_routines`) in the loadable
 /// extension, so the same Swift code serves any SQLite in the process.
 typedef struct cfoldsqlite_host {
     const unsigned char *(*value_text)(sqlite3_value *);

@@ -12,11 +12,14 @@ extension Matcher {
     /// How many keys are searched between two offers of the core to a waiting thread.
     static let yieldBlock = 1024
 
-    /// The ids of the index's texts that match, in order. Checks for cancellation every few
-    /// thousand keys (throwing `CancellationError`) and takes no lock.
+    /// The ids of the index's texts that match, in order: the way to search many texts. Checks
+    /// for cancellation every few thousand keys (throwing `CancellationError`), so a stale search
+    /// stops as soon as the user types again, and takes no lock. Build the matcher with the
+    /// index's ``SearchIndex/folder``.
     ///
     /// ```swift
-    /// let ids = try await Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder)).filter(index)
+    /// let index = SearchIndex([(id: 1, text: "Green Doors"), (id: 2, text: "Doors of green")], folder: folder)
+    /// let ids = try await Matcher("green do", folder: folder, mode: .wordPrefixes(.inOrder)).filter(index)   // [1]
     /// ```
     @inlinable
     public func filter<ID>(_ index: SearchIndex<ID>) async throws -> [ID] {

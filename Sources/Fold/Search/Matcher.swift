@@ -1,6 +1,10 @@
 /// Finds a query in texts the way an index does: both sides folded by the same ``Folder``,
 /// matches reported as ranges of the original text.
 ///
+/// A matcher is the way to search one text (``hasMatch(in:)``, ``matches(in:)``,
+/// ``firstMatch(in:)``, ``prefixMatch(in:)``); to search many texts, fold them once into a
+/// ``SearchIndex`` and call ``filter(_:)``.
+///
 /// ```swift
 /// let folder = try Folder(.search)
 /// let matcher = Matcher("creme", folder: folder)
@@ -121,7 +125,8 @@ public struct Matcher: Sendable {
         return t.originalRange(of: byteRange(first, in: t.folded))
     }
 
-    /// Whether `text` has a match: the test to filter a list with.
+    /// Whether `text` has a match. The text is folded here, on each call; to search the same
+    /// texts for many queries, fold them once into a ``SearchIndex``.
     ///
     /// ```swift
     /// Matcher("bru", folder: folder).hasMatch(in: "Crème brûlée")   // true
@@ -129,7 +134,7 @@ public struct Matcher: Sendable {
     public func hasMatch(in text: some StringProtocol) -> Bool {
         if typedFolder == nil {
             let key = Array(folder.fold(text).utf8)
-            return matchesKey(key, wordStarts: nil)
+            return matchesKey(key)
         }
         return firstMatch(in: String(text)) != nil
     }
@@ -196,18 +201,12 @@ public struct Matcher: Sendable {
     }
 
     /// Whether a folded key matches (no typed checks): substring or word prefixes.
-    func matchesKey(_ key: [UInt8], wordStarts: [Int32]?) -> Bool {
+    func matchesKey(_ key: [UInt8]) -> Bool {
         switch mode {
         case .substring:
             return ByteSearch.first(queryKey, in: key) != nil
         case .wordPrefixes(let order):
-            let words: [Range<Int>]
-            if let wordStarts {
-                words = wordStarts.map { Int($0)..<key.count }
-            } else {
-                words = WordBreaker.words(in: key, table: folder.engine.wordBreakTable)
-            }
-            return assignWords(key: key, words: words, order: order, typed: nil) != nil
+            return assignWords(key: key, words: WordBreaker.words(in: key, table: folder.engine.wordBreakTable), order: order, typed: nil) != nil
         }
     }
 

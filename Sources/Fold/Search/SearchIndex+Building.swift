@@ -61,11 +61,11 @@ extension SearchIndex {
                 var text = text
                 var summary = KeySummary()
                 text.withUTF8 { utf8 in
-                    try? folder.withFoldedUTF8(UnsafeRawBufferPointer(utf8)) { key in
+                    try? folder.withFoldedUTF8(utf8) { key in
                         let base = bytes.count
                         bytes.append(contentsOf: key)
-                        summary.add(key)
-                        WordBreaker.forEachWord(in: key.bindMemory(to: UInt8.self), table: folder.engine.wordBreakTable) {
+                        summary.add(UnsafeRawBufferPointer(key))
+                        WordBreaker.forEachWord(in: key, table: folder.engine.wordBreakTable) {
                             wordStarts.append(Int32(base + $0.lowerBound))
                             summary.addWordStart(key[$0.lowerBound])
                         }

@@ -7,8 +7,13 @@ import Musl
 import Darwin
 #endif
 
-/// Many texts folded once into one flat buffer: the fast way to match every keystroke of a
-/// search-as-you-type box against a large list.
+/// Many texts folded once into one flat buffer: the way to search many texts, for example to
+/// match every keystroke of a search-as-you-type box against a large list. (To search one text,
+/// use a ``Matcher``'s ``Matcher/hasMatch(in:)`` or ``Matcher/matches(in:)``.)
+///
+/// Three ways to fill one, each for its job: ``init(_:folder:)`` folds the texts at hand (on
+/// every core), ``build(_:folder:progress:)`` folds a large list in the background with
+/// progress and cancellation, and ``append(contentsOf:)`` adds texts as they arrive.
 ///
 /// ```swift
 /// let folder = try Folder()
@@ -31,20 +36,18 @@ public struct SearchIndex<ID: Sendable>: Sendable {
     /// Each key summed up (``KeySummary``): a search tests it before it reads the key.
     @usableFromInline private(set) var summaries: [KeySummary] = []
 
-    /// Folds every text once.
-    public init(_ items: some Sequence<(id: ID, text: String)>, folder: Folder) {
-        self.folder = folder
-        append(contentsOf: items)
-    }
-
-    /// An empty index, to fill with ``append(contentsOf:)`` or
-    /// ``build(_:folder:progress:)``.
+    /// An index of `items`, each text folded once here (many texts on every core); without
+    /// items, an empty index to grow with ``append(contentsOf:)``. For a large list, prefer
+    /// ``build(_:folder:progress:)`` in a task of its own: it reports progress and can be
+    /// cancelled.
     ///
     /// ```swift
-    /// var index = SearchIndex<Int>(folder: try Folder())
+    /// let index = SearchIndex([(id: 1, text: "Crème brûlée"), (id: 2, text: "Łódź")], folder: folder)
+    /// var growing = SearchIndex<Int>(folder: folder)   // empty
     /// ```
-    public init(folder: Folder) {
+    public init(_ items: [(id: ID, text: String)] = [], folder: Folder) {
         self.folder = folder
+        if !items.isEmpty { append(contentsOf: items) }
     }
 
     /// Folds more texts into the index, after the ones it has: an app can search what has

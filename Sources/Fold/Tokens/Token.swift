@@ -67,8 +67,8 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// for token in try Folder().tokens(in: "Crème brûlée") { token.withFoldedUTF8 { bytes += $0.count } }
     /// ```
     @inlinable
-    public func withFoldedUTF8<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try word.withBytes { try body(UnsafeRawBufferPointer($0)) }
+    public func withFoldedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try word.withBytes { try body($0) }
     }
 
     /// The token's range in `original`, the text it was made from.

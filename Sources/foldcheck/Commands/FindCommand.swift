@@ -126,8 +126,8 @@ struct LineSearch {
         if !needles.isEmpty {
             let needles = self.needles
             do {
-                let mayMatch = try matcher.folder.withFoldedUTF8(line) { folded in
-                    needles.allSatisfy { needle in needle.withUnsafeBytes { contains(folded, $0) } }
+                let mayMatch = try matcher.folder.withFoldedUTF8(line.bindMemory(to: UInt8.self)) { folded in
+                    needles.allSatisfy { needle in needle.withUnsafeBytes { contains(UnsafeRawBufferPointer(folded), $0) } }
                 }
                 guard mayMatch else { return }
             } catch let error as InvalidUTF8Error {

@@ -100,7 +100,7 @@ struct IndexCommand: ParsableCommand {
         defer { signal(SIGINT, SIG_DFL) }
         let (added, total, index) = try db.withWriteLock {
             try db.execute("CREATE TABLE IF NOT EXISTS \(quoted(table)) (line TEXT)")
-            let index = try FoldFTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"],
+            let index = try FTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"],
                                          content: .external(table: table), profile: profile.resolved)
             try prepareIndex(index, database: database)
             let empty = try db.scalarText("SELECT rowid FROM \(quoted(table)) LIMIT 1") == nil
@@ -176,7 +176,7 @@ struct SearchCommand: ParsableCommand {
         discussion: """
             QUERY is what a user would type: every word is folded as the index folds it and \
             quoted (no FTS5 syntax error, whatever the input), and the last word is a prefix; \
-            words past the first \(FoldQuery.maximumWords) are ignored (said on stderr). Lines come \
+            words past the first \(FTSQuery.maximumWords) are ignored (said on stderr). Lines come \
             in bm25 order with each match marked ([Crème] brûlée, or colour on a terminal); a \
             line longer than \(DisplayWindow.wholeLineBytes) bytes is shown as the \(DisplayWindow.width) \
             bytes around its first match, cut with …, unless --full. With colour, control \
@@ -219,9 +219,9 @@ struct SearchCommand: ParsableCommand {
         try runWithOutput { out in
             let (db, index) = try openLineIndex(database, table: table, busyTimeout: connection.timeout)
             defer { db.close() }
-            let ignored = FoldQuery.ignoredWordCount(in: query, folder: index.folder)
+            let ignored = FTSQuery.ignoredWordCount(in: query, folder: index.folder)
             if ignored > 0 {
-                writeError("foldcheck: the query has more than \(FoldQuery.maximumWords) words; the last \(ignored) are ignored")
+                writeError("foldcheck: the query has more than \(FTSQuery.maximumWords) words; the last \(ignored) are ignored")
             }
             let colour = color == .always || (color == .auto && isTerminal(1))
             let marks = colour ? ("\u{1B}[1;31m", "\u{1B}[0m") : ("[", "]")
@@ -302,14 +302,14 @@ enum DisplayWindow {
 
 /// The index that `foldcheck index` built in `database` over `table`, with the profile it was
 /// built with (rebuilt first, with that profile, when its fingerprint is stale; said on stderr).
-func openLineIndex(_ database: String, table: String, busyTimeout: Duration = FoldSQLite.defaultBusyTimeout) throws -> (db: Connection, index: FoldFTSIndex) {
+func openLineIndex(_ database: String, table: String, busyTimeout: Duration = SQLiteRegistration.defaultBusyTimeout) throws -> (db: Connection, index: FTSIndex) {
     guard database == ":memory:" || fileSize(database) > 0 else {
         throw Failure(message: "foldcheck: no index in \(database); build one with foldcheck index", code: Exit.noInput)
     }
     let db = try openDatabase(database, create: false, busyTimeout: busyTimeout)
     do {
         var told = false
-        let index = try FoldFTSIndex.existing(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table)) { _, _ in
+        let index = try FTSIndex.existing(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table)) { _, _ in
             if !told {
                 told = true
                 writeError("foldcheck: the index in \(database) was built by another version of Fold, ICU or Unicode; rebuilding it with the profile it was built with")
@@ -337,7 +337,7 @@ private func removeDatabase(_ path: String) {
 }
 
 /// Builds or rebuilds the index when its fingerprint or profile differ, saying so on stderr.
-private func prepareIndex(_ index: FoldFTSIndex, database: String) throws {
+private func prepareIndex(_ index: FTSIndex, database: String) throws {
     guard try index.needsRebuild() else { return }
     let old = try index.recorded()
     if let fingerprint = old.fingerprint {

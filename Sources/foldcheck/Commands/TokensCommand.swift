@@ -102,7 +102,7 @@ struct LineTokens: LineWork {
             if replacingInvalid, UTF8Validation.firstInvalidOffset(in: bytes) != nil {
                 for t in folder.tokens(decoding: text) {
                     try t.withFoldedUTF8 { folded in
-                        try out.writeTokenLine(folded, t.originalUTF8Range.lowerBound, t.originalUTF8Range.upperBound,
+                        try out.writeTokenLine(UnsafeRawBufferPointer(folded), t.originalUTF8Range.lowerBound, t.originalUTF8Range.upperBound,
                                                UnsafeRawBufferPointer(rebasing: bytes[t.originalUTF8Range]))
                     }
                 }

@@ -7,8 +7,8 @@ import Fold
 /// with the wrong fold.
 ///
 /// ```swift
-/// try FoldSQLite.registerTokenizer(on: db)
-/// let index = try FoldFTSIndex(connection: db, table: "titles_fts", columns: ["title"],
+/// try SQLiteRegistration.registerTokenizer(on: db)
+/// let index = try FTSIndex(connection: db, table: "titles_fts", columns: ["title"],
 ///                              content: .external(table: "titles"))
 /// try index.prepare { done, total in print("\(done)/\(total)") }   // builds or rebuilds if needed
 /// let hits = try index.search("creme bru", limit: 20)
@@ -25,10 +25,10 @@ import Fold
 ///
 /// Connections: the index uses the connection it is given as it is. Give it one with a busy
 /// timeout (`sqlite3_busy_timeout`; Fold's own connections use
-/// ``FoldSQLite/defaultBusyTimeout``), or a rebuild fails at once with `SQLITE_BUSY` while
+/// ``SQLiteRegistration/defaultBusyTimeout``), or a rebuild fails at once with `SQLITE_BUSY` while
 /// another connection writes; WAL mode (`PRAGMA journal_mode = WAL`) lets readers search the
 /// old index while a rebuild runs. One connection is not for two threads at once.
-public final class FoldFTSIndex {
+public final class FTSIndex {
     /// Where the indexed text lives.
     public enum Content: Sendable, Hashable {
         /// In the FTS table itself.
@@ -41,8 +41,8 @@ public final class FoldFTSIndex {
     public struct Hit: Sendable, Hashable {
         /// The row's rowid.
         public var rowid: Int64
-        /// The indexed columns' text, in the order of ``FoldFTSIndex/columns``, with each match
-        /// between the marks ``FoldFTSIndex/search(_:limit:prefixLast:open:close:)`` was given.
+        /// The indexed columns' text, in the order of ``FTSIndex/columns``, with each match
+        /// between the marks ``FTSIndex/search(_:limit:prefixLast:open:close:)`` was given.
         public var columns: [String]
     }
 
@@ -67,7 +67,7 @@ public final class FoldFTSIndex {
                 profile: FoldProfile = .search, typedDiacritics: Bool = false) throws {
         guard !columns.isEmpty else { throw FoldSQLiteError(code: SQLITE_ERROR, message: "an index needs at least one column") }
         guard FoldProfile(named: profile.name) == profile else {
-            throw FoldSQLiteError(code: SQLITE_ERROR, message: "the fold tokenizer takes a preset profile (\(FoldSQLite.validArguments.joined(separator: ", "))); '\(profile.name)' is not one")
+            throw FoldSQLiteError(code: SQLITE_ERROR, message: "the fold tokenizer takes a preset profile (\(SQLiteRegistration.validArguments.joined(separator: ", "))); '\(profile.name)' is not one")
         }
         self.connection = Connection(handle: connection)
         self.table = table
@@ -84,12 +84,12 @@ public final class FoldFTSIndex {
     /// others wait (the busy timeout) and use what it built. Nil when there is no index.
     ///
     /// ```swift
-    /// guard let index = try FoldFTSIndex.existing(connection: db, table: "titles_fts", columns: ["title"],
+    /// guard let index = try FTSIndex.existing(connection: db, table: "titles_fts", columns: ["title"],
     ///                                             content: .external(table: "titles")) else { return }
     /// let hits = try index.search("lodz")
     /// ```
     public static func existing(connection: OpaquePointer, table: String, columns: [String], content: Content = .own,
-                                progress: (Int, Int) -> Void = { _, _ in }) throws -> FoldFTSIndex? {
+                                progress: (Int, Int) -> Void = { _, _ in }) throws -> FTSIndex? {
         // A writer may change the profile between our read and our check: read it again.
         for _ in 0..<8 {
             let reader = Connection(handle: connection)
@@ -98,9 +98,9 @@ public final class FoldFTSIndex {
                   try reader.scalarText("SELECT name FROM sqlite_master WHERE name = ?1", [table]) != nil,
                   let tokenize = try reader.scalarText("SELECT value FROM \(meta) WHERE key = 'tokenize'") else { return nil }
             guard let (profile, typed) = arguments(tokenize: tokenize) else {
-                throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built with '\(tokenize)', a profile this version of Fold does not have; the valid ones are \(FoldSQLite.validArguments.joined(separator: ", "))")
+                throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built with '\(tokenize)', a profile this version of Fold does not have; the valid ones are \(SQLiteRegistration.validArguments.joined(separator: ", "))")
             }
-            let index = try FoldFTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile, typedDiacritics: typed)
+            let index = try FTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile, typedDiacritics: typed)
             guard try index.needsRebuild() else { return index }
             let outcome: Bool? = try index.connection.withWriteLock {
                 let now = try index.recorded()
@@ -120,8 +120,8 @@ public final class FoldFTSIndex {
         var words = tokenize.split(separator: " ").map { $0.filter { $0 != "'" } }
         guard words.first == "fold" else { return nil }
         words.removeFirst()
-        let typed = words.contains(FoldSQLite.typedDiacriticsArgument)
-        words.removeAll { $0 == FoldSQLite.typedDiacriticsArgument }
+        let typed = words.contains(SQLiteRegistration.typedDiacriticsArgument)
+        words.removeAll { $0 == SQLiteRegistration.typedDiacriticsArgument }
         guard words.count <= 1, let profile = FoldProfile(named: words.first ?? "search") else { return nil }
         return (profile, typed)
     }
@@ -132,7 +132,7 @@ public final class FoldFTSIndex {
     var tokenize: String {
         let name = folder.profile.name
         let bare = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
-        return (bare ? "fold \(name)" : "fold '\(name)'") + (typedDiacritics ? " " + FoldSQLite.typedDiacriticsArgument : "")
+        return (bare ? "fold \(name)" : "fold '\(name)'") + (typedDiacritics ? " " + SQLiteRegistration.typedDiacriticsArgument : "")
     }
 
     /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
@@ -272,9 +272,11 @@ public final class FoldFTSIndex {
         _ = try s.step()
     }
 
-    /// The rows that match what the user typed (through ``FoldQuery``, the last word a prefix;
-    /// its first ``FoldQuery/maximumWords`` words), best first (bm25), each column with its
-    /// matches between `open` and `close`. Marking takes time linear in a row's length (FTS5's
+    /// One search, run now: the rows that match what the user typed (through ``FTSQuery``, the
+    /// last word a prefix; its first ``FTSQuery/maximumWords`` words), best first (bm25), each
+    /// column with its matches between `open` and `close`: for a results page or a command line.
+    /// (To search as the user types, hand the index to ``FTSIndexSource``, the live-search
+    /// source: one search at a time, cancelled when superseded, with a count of all matches.) Marking takes time linear in a row's length (FTS5's
     /// `highlight()`, which this does not use, takes the square of it).
     ///
     /// ```swift
@@ -312,9 +314,9 @@ public final class FoldFTSIndex {
                               _ body: (Int64, [UnsafeRawBufferPointer], [[Range<Int>]]) throws -> Bool) throws {
         // The query folded once: its plain words mark, its typed ones (when the index keeps
         // typed diacritics) search.
-        let plain = FoldQuery.words(of: query, folder: folder).phrases
-        let searched = typedDiacritics ? FoldQuery.words(of: query, folder: folder, typedDiacritics: true).phrases : plain
-        guard let match = FoldQuery.expression(searched, prefixLast: prefixLast) else { return }
+        let plain = FTSQuery.words(of: query, folder: folder).phrases
+        let searched = typedDiacritics ? FTSQuery.words(of: query, folder: folder, typedDiacritics: true).phrases : plain
+        guard let match = FTSQuery.expression(searched, prefixLast: prefixLast) else { return }
         let highlighter = Highlighter(phrases: plain, folder: folder, prefixLast: prefixLast)
         let columnList = columns.map(quoted).joined(separator: ", ")
         let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")

@@ -10,15 +10,15 @@ import Fold
 /// no query costs more than a bounded amount of work per row it reads.
 ///
 /// ```swift
-/// FoldQuery.match("Crème brû", folder: folder)        // "creme" "bru"*
-/// FoldQuery.match("AT&T", folder: folder)              // "at" "t"*
-/// FoldQuery.match("東京", folder: folder)               // "東 京"*
+/// FTSQuery.match("Crème brû", folder: folder)        // "creme" "bru"*
+/// FTSQuery.match("AT&T", folder: folder)              // "at" "t"*
+/// FTSQuery.match("東京", folder: folder)               // "東 京"*
 /// ```
-public enum FoldQuery {
+public enum FTSQuery {
     /// How many words of a query are used; the rest are ignored (see ``ignoredWordCount(in:folder:)``).
     ///
     /// ```swift
-    /// FoldQuery.maximumWords   // 64
+    /// FTSQuery.maximumWords   // 64
     /// ```
     public static let maximumWords = 64
 
@@ -42,7 +42,7 @@ public enum FoldQuery {
     /// How many words of `input` past ``maximumWords`` a search ignores (0 for most queries).
     ///
     /// ```swift
-    /// FoldQuery.ignoredWordCount(in: String(repeating: "lodz ", count: 70), folder: folder)   // 6
+    /// FTSQuery.ignoredWordCount(in: String(repeating: "lodz ", count: 70), folder: folder)   // 6
     /// ```
     public static func ignoredWordCount(in input: String, folder: Folder) -> Int {
         words(of: input, folder: folder).ignored
