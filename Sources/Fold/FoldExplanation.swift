@@ -62,10 +62,10 @@ extension Folder {
                 steps.append(.init(step: "kept whole", before: [scalar], after: scalars([whole]),
                                    notes: ["folded as a whole by the letter or punctuation step, not decomposed" + (whole != scalar.value ? " (case folded first)" : "")]))
             } else if decomposed != [scalar.value] {
-                let keptNote = decomposed != ((try? ICU.decompose(scalar.value, compatibility: engine.steps.decomposition == .compatibility)) ?? decomposed)
+                let keptNote = decomposed != ICU.decomposition(of: scalar.value, compatibility: engine.steps.decomposition == .compatibility)
                     ? ["a letter of its own in \(profile.language.map(String.init(describing:)) ?? "this profile") is composed again"] : []
                 steps.append(.init(step: "decomposed", before: [scalar], after: scalars(decomposed), notes: keptNote))
-            } else if engine.steps.tailoring != .none, (try? ICU.decompose(scalar.value, compatibility: false)) != [scalar.value] {
+            } else if engine.steps.tailoring != .none, ICU.decomposition(of: scalar.value, compatibility: false) != [scalar.value] {
                 steps.append(.init(step: "kept whole", before: [scalar], after: [scalar],
                                    notes: ["a letter of its own in \(profile.language.map(String.init(describing:)) ?? "this profile"): not decomposed"]))
             }

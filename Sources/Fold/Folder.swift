@@ -36,6 +36,13 @@ public struct Folder: Sendable {
         if (profile.foldsLetters || profile.transliteratesToASCII) && !GeneratedLatinASCII.matchesLinkedICU {
             _ = try ICU.latinASCII([0xE6])
         }
+        // So do the ASCII additions, whose rules also read NFKD (whatever the profile's own
+        // decomposition) and Latin-ASCII. Past these probes, the per-code-point ICU calls that
+        // build the tables cannot fail (see `ICU.expectingSuccess`).
+        if profile.transliteratesToASCII && !GeneratedASCIIAdditions.matchesLinkedICU {
+            _ = try ICU.decompose(0xE9, compatibility: true)
+            _ = try ICU.latinASCII([0xE6])
+        }
         engine = FoldEngine.shared(profile.steps)
     }
 
@@ -66,8 +73,11 @@ public struct Folder: Sendable {
     }
 
     private func foldValid(_ utf8: UnsafeBufferPointer<UInt8>, original: String) -> String {
-        // A String is valid UTF-8: nothing to report, nothing to replace.
-        (try? engine.fold(utf8, into: StringSink(original: original), replacingInvalid: true)) ?? ""
+        // A String is valid UTF-8: nothing to report, nothing to replace; and a StringSink
+        // throws nothing. So this cannot throw (the fold would otherwise become "").
+        do { return try engine.fold(utf8, into: StringSink(original: original), replacingInvalid: true) } catch {
+            fatalError("Folder.fold: a fold that replaces invalid UTF-8 into a StringSink threw \(error)")
+        }
     }
 
     /// Folds UTF-8 bytes without building a `String` first, and returns UTF-8.
@@ -97,7 +107,10 @@ public struct Folder: Sendable {
     public func fold<Bytes: Collection<UInt8>>(decoding bytes: Bytes) -> [UInt8] {
         let result = bytes.withContiguousStorageIfAvailable { foldBytes($0, replacingInvalid: true) }
             ?? Array(bytes).withUnsafeBufferPointer { foldBytes($0, replacingInvalid: true) }
-        return (try? result.get()) ?? []
+        switch result {
+        case .success(let folded): return folded
+        case .failure(let error): fatalError("Folder.fold(decoding:): a fold that replaces invalid UTF-8 threw \(error)")
+        }
     }
 
     @usableFromInline
@@ -107,7 +120,7 @@ public struct Folder: Sendable {
         } catch let error as InvalidUTF8Error {
             return .failure(error)
         } catch {
-            return .success([])  // ArraySink throws nothing else
+            fatalError("Folder: an ArraySink threw \(error)")  // it throws nothing: not an empty fold
         }
     }
 
@@ -129,6 +142,16 @@ public struct Folder: Sendable {
         var result: R? = nil
         try foldIntoTemporary(UnsafeRawBufferPointer(utf8), replacingInvalid: false) {
             result = try body($0.assumingMemoryBound(to: UInt8.self))
+        }
+        return result!
+    }
+
+    /// ``withFoldedUTF8(_:_:)`` for a `String`'s UTF-8 and a body that throws nothing: it cannot
+    /// fail, so it does not throw (invalid UTF-8, impossible here, would be replaced).
+    func withFoldedStringUTF8<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var result: R? = nil
+        do { try foldIntoTemporary(UnsafeRawBufferPointer(utf8), replacingInvalid: true) { result = body($0) } } catch {
+            fatalError("Folder: a fold that replaces invalid UTF-8, with a body that throws nothing, threw \(error)")
         }
         return result!
     }

@@ -27,8 +27,8 @@ package enum ReferenceFold {
             s = try decompose(s)
             if steps.foldsCase && steps.removesMarks {
                 // Marks the policy removes whose case folding is not themselves (U+0345) go first.
-                s = mapScalars(s) { x in
-                    if (try? ICU.foldCase(x, turkic: turkic)) != [x], case .removed = ScalarPolicy.markDecision(x) { return [] }
+                s = try mapScalars(s) { (x) throws(ICUError) -> [UInt32] in
+                    if try ICU.foldCase(x, turkic: turkic) != [x], case .removed = ScalarPolicy.markDecision(x) { return [] }
                     return [x]
                 }
             }
@@ -118,10 +118,10 @@ package enum ReferenceFold {
         return Array(String(out).utf8)
     }
 
-    private static func mapScalars(_ utf8: [UInt8], _ f: (UInt32) -> [UInt32]) -> [UInt8] {
+    private static func mapScalars<E: Error>(_ utf8: [UInt8], _ f: (UInt32) throws(E) -> [UInt32]) throws(E) -> [UInt8] {
         var out = String.UnicodeScalarView()
         for scalar in String(decoding: utf8, as: UTF8.self).unicodeScalars {
-            for x in f(scalar.value) { out.append(Unicode.Scalar(x)!) }
+            for x in try f(scalar.value) { out.append(Unicode.Scalar(x)!) }
         }
         return Array(String(out).utf8)
     }

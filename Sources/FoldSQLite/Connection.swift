@@ -44,6 +44,10 @@ package struct Connection {
             try execute(own ? "COMMIT" : "RELEASE fold_write")
             return result
         } catch {
+            // Unwinding: `error` is what the caller must see, and nothing is committed either way.
+            // A failing ROLLBACK mostly means SQLite ended the transaction itself (a full disk,
+            // an I/O error: "no transaction is active"); closing the connection rolls back
+            // anything left. In a caller's transaction, the caller's ROLLBACK or COMMIT decides.
             if own {
                 if !isAutocommit { try? execute("ROLLBACK") }
             } else {

@@ -60,9 +60,15 @@ public enum FTSQuery {
     /// first ``maximumWords`` of them, how many more there were, and where the last word used
     /// ends in `input` (its byte count when none was left out).
     static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int, usedEnd: Int) {
-        // ASCII has no diacritic to keep: no typed folder to make.
-        let typed = typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 })
-            ? try? Folder(folder.profile.typed(keepingDiacritics: true)) : nil
+        // ASCII has no diacritic to keep: no typed folder to make. Making it cannot fail (as in
+        // `Matcher.init`: it needs a subset of the ICU services `folder` already has); were it
+        // to, dropping the option would change the answer, so it stops instead.
+        var typed: Folder? = nil
+        if typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 }) {
+            do { typed = try Folder(folder.profile.typed(keepingDiacritics: true)) } catch {
+                fatalError("FoldQuery: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did not: \(error)")
+            }
+        }
         var phrases: [[[UInt8]]] = []
         var lastEnd = -1, used = 0, ignored = 0, usedEnd = input.utf8.count
         var bytes = Array(input.utf8)

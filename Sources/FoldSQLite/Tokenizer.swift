@@ -157,18 +157,17 @@ final class TokenizerInstance {
 
     /// The analyzer for a locale (`de`, `de_AT`, `de-AT`, `tr.UTF-8`): the table's profile
     /// tailored for its language when Fold has a tailoring for it, else the table's. Call with
-    /// `lock` held.
-    func analyzer(locale: UnsafeBufferPointer<UInt8>) -> Analyzer {
+    /// `lock` held. Throws what making the tailored folders threw.
+    func analyzer(locale: UnsafeBufferPointer<UInt8>) throws -> Analyzer {
         let code = locale.prefix { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "@") }
         guard !code.isEmpty, code.count <= 8,
               let language = FoldLanguage(code: String(decoding: code, as: UTF8.self).lowercased()),
               language != profile.language else { return base }
         if let known = byLanguage[language] { return known }
-        guard let made = try? Analyzer(profile.tailored(for: language), typedDiacritics: typedDiacritics) else {
-            // A tailoring of a profile that made a folder always makes one (the same steps);
-            // should it not, the table's own fold is the safe answer, as for an unknown locale.
-            return base
-        }
+        // A tailoring of a profile that made a folder always makes one (the same steps, so the
+        // same ICU services); should it not, the text fails (an SQLite error), rather than being
+        // indexed without its language's rules.
+        let made = try Analyzer(profile.tailored(for: language), typedDiacritics: typedDiacritics)
         byLanguage[language] = made
         return made
     }
@@ -227,7 +226,11 @@ private func tokenize(_ instance: OpaquePointer?, _ context: UnsafeMutableRawPoi
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(length))
     var rc = SQLITE_OK
     tokenizer.lock.withLock {
-        let analyzer = localeBytes.map { tokenizer.analyzer(locale: $0) } ?? tokenizer.base
+        let analyzer: TokenizerInstance.Analyzer
+        do { analyzer = try localeBytes.map { try tokenizer.analyzer(locale: $0) } ?? tokenizer.base } catch {
+            rc = SQLITE_ERROR
+            return
+        }
         let typed = flags & (tokenizeQuery | tokenizeDocument) != 0 ? analyzer.typed : nil
         DocumentTokens.forEach(in: bytes, tokenizer: &analyzer.tokenizer) { folded, start, end in
             guard folded.count > 0, folded.count < Int(Int32.max) else { return true }
@@ -249,13 +252,14 @@ private func tokenize(_ instance: OpaquePointer?, _ context: UnsafeMutableRawPoi
 }
 
 /// The typed fold of a word's original bytes when it keeps a diacritic the plain fold removes
-/// (and folds back to the plain word), else nil. ASCII has none.
+/// (and folds back to the plain word), else nil. ASCII has none. Both folds replace invalid
+/// UTF-8 rather than throw: a token's original bytes are valid (`DocumentTokens` reads a bad
+/// sequence as U+FFFD, which is in no word) and `form` is a fold's output, so nothing is replaced
+/// and nothing can fail.
 func typedForm(_ original: UnsafeRawBufferPointer, plain: UnsafeRawBufferPointer, typed: Folder, folder: Folder) -> [UInt8]? {
-    guard original.contains(where: { $0 >= 0x80 }),
-          let form = try? typed.withFoldedUTF8(original.bindMemory(to: UInt8.self), { Array($0) }),
-          !form.elementsEqual(plain),
-          let back = try? form.withUnsafeBufferPointer({ try folder.withFoldedUTF8($0, { Array($0) }) }),
-          back.elementsEqual(plain) else { return nil }
+    guard original.contains(where: { $0 >= 0x80 }) else { return nil }
+    let form = typed.fold(decoding: original)
+    guard !form.elementsEqual(plain), folder.fold(decoding: form).elementsEqual(plain) else { return nil }
     return form
 }
 

@@ -251,6 +251,8 @@ func runWithOutput(_ body: (Output) throws -> Int32) throws {
 
 func writeError(_ message: String) {
     let err = Output(fd: 2, capacity: 4096)
+    // stderr is the last channel: if even it cannot be written there is nowhere left to say so,
+    // and the exit code still tells what happened.
     try? err.write(message + "\n")
     try? err.flush()
 }

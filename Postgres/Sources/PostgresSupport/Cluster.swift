@@ -86,7 +86,8 @@ public final class Cluster: @unchecked Sendable {
         try Self.run([binaries + "/" + program, "-h", directory, "-p", String(port), "-U", "postgres"] + arguments)
     }
 
-    /// The server's log so far.
+    /// The server's log so far (empty when it cannot be read: it only adds detail to a test's
+    /// failure message).
     public var log: String {
         (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
     }
@@ -95,6 +96,8 @@ public final class Cluster: @unchecked Sendable {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        // Best-effort cleanup of a test cluster (also from `deinit`): a server that will not
+        // stop or a directory left behind changes no test's result.
         if FileManager.default.fileExists(atPath: directory + "/data/postmaster.pid") {
             _ = try? runAsServerUser([binaries + "/pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop"])
         }

@@ -98,7 +98,7 @@ package enum ASCIIAdditionRules {
     }
 
     static func isCandidate(_ scalar: UInt32) -> Bool {
-        guard (try? ICU.decompose(scalar, compatibility: true)) == [scalar] else { return false }
+        guard ICU.decomposition(of: scalar, compatibility: true) == [scalar] else { return false }
         return ScalarPolicy.asciiFoldFromICU(scalar) == nil && ScalarPolicy.letterFoldFromICU(scalar) == nil
             && ScalarPolicy.punctuationFold(scalar) == nil
     }
@@ -110,7 +110,8 @@ package enum ASCIIAdditionRules {
         let isCapital = category == "Lu" || category == "Lt"
         // A capital follows its small letter when that one folds (Ʀ LATIN LETTER YR → ʀ → R), so
         // a profile without case folding gives the same letters.
-        if isCapital, let small = try? ICU.foldCase(scalar), small.count == 1, small[0] != scalar {
+        let small = isCapital ? ICU.caseFolding(of: scalar) : []
+        if small.count == 1, small[0] != scalar {
             if let folded = ScalarPolicy.letterFoldFromICU(small[0]) ?? ScalarPolicy.asciiFoldFromICU(small[0]) {
                 return ASCIIAddition(folded.map(uppercase), "letter: capital of U+\(hex(small[0])), Latin-ASCII")
             }
@@ -186,9 +187,8 @@ package enum ASCIIAdditionRules {
     /// digits or spaces): its compatibility decomposition, then the punctuation step and
     /// Latin-ASCII.
     static func asciiMark(_ scalar: UInt32) -> [UInt32]? {
-        guard let decomposed = try? ICU.decompose(scalar, compatibility: true) else { return nil }
         var out: [UInt32] = []
-        for x in decomposed {
+        for x in ICU.decomposition(of: scalar, compatibility: true) {
             if x < 0x80 { out.append(x); continue }
             guard let folded = ScalarPolicy.punctuationFold(x) ?? ScalarPolicy.asciiFoldFromICU(x) else { return nil }
             out += folded

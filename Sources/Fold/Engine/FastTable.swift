@@ -130,7 +130,7 @@ final class FastTable: @unchecked Sendable {
                 first[low] = head.ccc
                 // The combining class that ends the output once decomposed (é ends in U+0301's
                 // 230): what a following mark is ordered against.
-                let tail = (try? ICU.decompose(out.last!.scalar, compatibility: false))?.last ?? out.last!.scalar
+                let tail = ICU.decomposition(of: out.last!.scalar, compatibility: false).last ?? out.last!.scalar
                 last[low] = ICU.combiningClass(tail)
             }
             // Whether the tokenizer hands text with the fold to ICU (said after `plain`, which

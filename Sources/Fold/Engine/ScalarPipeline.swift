@@ -24,7 +24,7 @@ struct ScalarPipeline: Sendable {
     /// again inside the decomposition: Å (U+212B) gives Å, ǻ gives å + U+0301.
     func decompose(_ scalar: UInt32) -> [UInt32] {
         if let whole = ScalarPolicy.wholeFold(scalar, steps) { return [whole] }
-        let decomposed = (try? ICU.decompose(scalar, compatibility: steps.decomposition == .compatibility)) ?? [0xFFFD]
+        let decomposed = ICU.decomposition(of: scalar, compatibility: steps.decomposition == .compatibility)
         guard steps.tailoring != .none, decomposed.count > 1 else { return decomposed }
         return Self.composeKeptLetters(decomposed, steps.tailoring)
     }
@@ -89,7 +89,7 @@ struct ScalarPipeline: Sendable {
             var kept: [UInt32] = []
             var notes: [String] = []
             for x in s {
-                if (try? ICU.foldCase(x, turkic: turkic)) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
+                if ICU.caseFolding(of: x, turkic: turkic) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
                     notes.append("U+\(hex(x)) removed before case folding: \(why)")
                 } else {
                     kept.append(x)
@@ -99,7 +99,7 @@ struct ScalarPipeline: Sendable {
             s = kept
         }
         if steps.foldsCase {
-            let folded = s.flatMap { (try? ICU.foldCase($0, turkic: turkic)) ?? [0xFFFD] }
+            let folded = s.flatMap { ICU.caseFolding(of: $0, turkic: turkic) }
             let redecomposed = folded.flatMap { decompose($0) }
             record(&traces, "case-folded", s, redecomposed, turkic && s.contains(where: { $0 == 0x49 || $0 == 0x130 }) ? ["Turkic case folding: I → ı, İ → i"] : [])
             s = redecomposed

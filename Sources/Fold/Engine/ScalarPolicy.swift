@@ -44,7 +44,7 @@ package enum ScalarPolicy {
         guard category == "Mn" || category == "Me" else {
             return category == "Mc" ? .kept("spacing mark (Mc): a vowel sign or similar of its script") : .notAMark
         }
-        let scripts = (try? ICU.scriptExtensions(scalar)) ?? [ICU.script(scalar)]
+        let scripts = ICU.scriptExtensions(of: scalar)
         let names = scripts.map { ICU.scriptName($0) }.joined(separator: " ")
         if scripts.allSatisfy({ $0 == inherited || $0 == common }) {
             if genericDiacriticBlocks.contains(where: { $0.contains(scalar) }) {
@@ -69,7 +69,8 @@ package enum ScalarPolicy {
 
     package static func letterFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
         guard scalar >= 0x80, ICU.generalCategory(scalar).hasPrefix("L"), ICU.script(scalar) == latin else { return nil }
-        guard let mapped = try? ICU.latinASCII([scalar]), mapped != [scalar], !mapped.isEmpty,
+        let mapped = ICU.latinASCII(of: scalar)
+        guard mapped != [scalar], !mapped.isEmpty,
               mapped.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
         else { return nil }
         return mapped
@@ -206,12 +207,13 @@ package enum ScalarPolicy {
     /// a letter or punctuation fold of its own. Nil when `scalar` decomposes as usual.
     package static func wholeFold(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> UInt32? {
         guard scalar >= 0x80, steps.foldsPunctuation || steps.foldsLetters else { return nil }
-        guard (try? ICU.decompose(scalar, compatibility: false)) == [scalar] else { return nil }
+        guard ICU.decomposition(of: scalar, compatibility: false) == [scalar] else { return nil }
         var candidate = scalar
         if steps.foldsCase {
-            guard let folded = try? ICU.foldCase(scalar, turkic: steps.tailoring == .turkic), folded.count == 1 else { return nil }
+            let folded = ICU.caseFolding(of: scalar, turkic: steps.tailoring == .turkic)
+            guard folded.count == 1 else { return nil }
             candidate = folded[0]
-            guard candidate == scalar || (try? ICU.decompose(candidate, compatibility: false)) == [candidate] else { return nil }
+            guard candidate == scalar || ICU.decomposition(of: candidate, compatibility: false) == [candidate] else { return nil }
         }
         let wanted = (steps.foldsPunctuation && punctuationFold(candidate) != nil)
             || (steps.foldsLetters && letterFold(candidate, steps.tailoring) != nil)
@@ -247,7 +249,8 @@ package enum ScalarPolicy {
         guard !category.hasPrefix("M"), !category.hasPrefix("C"), !category.hasPrefix("Z") else { return nil }
         let script = ICU.script(scalar)
         guard script == latin || script == common || script == inherited else { return nil }
-        guard var mapped = try? ICU.latinASCII([scalar]), mapped != [scalar] else { return nil }
+        var mapped = ICU.latinASCII(of: scalar)
+        guard mapped != [scalar] else { return nil }
         while mapped.first == 0x20 { mapped.removeFirst() }
         while mapped.last == 0x20 { mapped.removeLast() }
         guard !mapped.isEmpty, mapped.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }

@@ -48,6 +48,20 @@ extension ICU {
         return try utf32 { cfold_fold_case(scalar, options, $0, $1, $2) }
     }
 
+    /// ``decompose(_:compatibility:)`` where it cannot fail: the normalizer's data is loaded (by
+    /// `Folder.init`'s probe) and one code point never overflows the buffer, which is retried
+    /// at the length ICU reports. Traps naming the code point otherwise.
+    package static func decomposition(of scalar: UInt32, compatibility: Bool) -> [UInt32] {
+        expectingSuccess(compatibility ? "NFKD" : "NFD", scalar) { () throws(ICUError) in try decompose(scalar, compatibility: compatibility) }
+    }
+
+    /// ``foldCase(_:turkic:)`` where it cannot fail: case folding uses data built into ICU, and
+    /// one code point folds to at most three, well within the 16 UTF-16 units
+    /// `cfold_fold_case` gives it. Traps naming the code point otherwise.
+    package static func caseFolding(of scalar: UInt32, turkic: Bool = false) -> [UInt32] {
+        expectingSuccess(turkic ? "Turkic case folding" : "case folding", scalar) { () throws(ICUError) in try foldCase(scalar, turkic: turkic) }
+    }
+
     package static func combiningClass(_ scalar: UInt32) -> UInt8 { cfold_combining_class(scalar) }
 
     /// Whether a code point can combine with a preceding one (NFC_Quick_Check = Maybe).

@@ -31,6 +31,13 @@ extension ICU {
         return Array(codes.prefix(Int(min(n, 64))))
     }
 
+    /// ``scriptExtensions(_:)`` where it cannot fail: the data is built into ICU and no code
+    /// point has 64 scripts (ICU's only error here would be that buffer overflowing). Traps
+    /// naming the code point otherwise.
+    package static func scriptExtensions(of scalar: UInt32) -> [Int32] {
+        expectingSuccess("Script_Extensions", scalar) { () throws(ICUError) in try scriptExtensions(scalar) }
+    }
+
     package static func scriptCode(_ shortName: String) -> Int32 { cfold_script_code(shortName) }
 
     package static func scriptName(_ code: Int32) -> String { String(cString: cfold_script_name(code)) }

@@ -12,4 +12,11 @@ extension ICU {
             }
         }
     }
+
+    /// ``latinASCII(_:)`` of one code point where it cannot fail: the transliterator is open
+    /// (`Folder.init` probes it when a profile needs it; `cfold_latin_ascii` keeps it) and one
+    /// code point's result fits the room it is given. Traps naming the code point otherwise.
+    package static func latinASCII(of scalar: UInt32) -> [UInt32] {
+        expectingSuccess("Latin-ASCII", scalar) { () throws(ICUError) in try latinASCII([scalar]) }
+    }
 }

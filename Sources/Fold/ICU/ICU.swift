@@ -27,6 +27,17 @@ package enum ICU {
         return [Int(v.0), Int(v.1), Int(v.2), Int(v.3)]
     }()
 
+    /// The result of an ICU call on one code point that can fail only when ICU cannot allocate
+    /// memory or lacks data that `Folder.init` loads first (its probe throws then): a broken
+    /// invariant, not an answer. It stops the process naming the call and the code point; a
+    /// default in its place (U+FFFD, "no mapping") would silently change a fold or the tables
+    /// built from it. `ICUInvariantTests` makes each such call on every code point.
+    static func expectingSuccess<T>(_ call: String, _ scalar: UInt32, _ body: () throws(ICUError) -> T) -> T {
+        do { return try body() } catch {
+            fatalError("ICU's \(call) failed for U+\(hex(scalar)): \(error) (Folder.init loads what it needs; only a lack of memory makes it fail after that)")
+        }
+    }
+
     /// Runs a C function that returns a malloc'd UTF-8 buffer and copies it into an array.
     static func takeBuffer(
         _ body: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> UnsafeMutablePointer<UInt8>?

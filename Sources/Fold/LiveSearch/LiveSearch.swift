@@ -295,6 +295,8 @@ final class LiveSearchCore<Source: LiveSearchSource>: @unchecked Sendable {
     private func sleep(until deadline: Duration) async {
         let sleepUntil = self.sleepUntil
         let sleeper: Task<Void, Never>
+        // The sleep throws only CancellationError: being cancelled is how a sooner submit wakes
+        // it, so it is no failure.
         if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             sleeper = Task(executorPreference: CoordinatorThread.shared) { try? await sleepUntil(deadline) }
         } else {

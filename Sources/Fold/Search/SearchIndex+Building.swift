@@ -61,7 +61,7 @@ extension SearchIndex {
                 var text = text
                 var summary = KeySummary()
                 text.withUTF8 { utf8 in
-                    try? folder.withFoldedUTF8(utf8) { key in
+                    folder.withFoldedStringUTF8(utf8) { key in
                         let base = bytes.count
                         bytes.append(contentsOf: key)
                         summary.add(UnsafeRawBufferPointer(key))

@@ -377,6 +377,8 @@ final class Progress {
             line += ", \(min(100, bytes * 100 / total))%, ETA \(max(0, Int((Double(total - bytes) / 1e6) / rate))) s"
         }
         let err = Output(fd: 2, capacity: 256)
+        // A progress line is not part of the result: one that cannot be written is skipped,
+        // and the index is built the same.
         try? err.write(line + "\u{1B}[K")
         try? err.flush()
     }
@@ -385,6 +387,7 @@ final class Progress {
         guard shown else { return }
         draw()
         let err = Output(fd: 2, capacity: 16)
+        // Ends the progress line (see `draw`): nothing of the result is lost if it fails.
         try? err.write("\n")
         try? err.flush()
     }

@@ -259,9 +259,19 @@ final class LiveScreen: @unchecked Sendable {
             if let ending {
                 terminal.restore()
                 if let line = ending.line {
+                    // The line chosen is the command's answer: failing to write it is an error
+                    // (EX_IOERR), not a success with nothing printed; a closed pipe ends quietly,
+                    // as everywhere in `Output`.
                     let out = Output(fd: 1)
-                    try? out.write(line + "\n")
-                    try? out.flush()
+                    do {
+                        try out.write(line + "\n")
+                        try out.flush()
+                    } catch is Output.BrokenPipe {
+                    } catch {
+                        let failure = error as? Failure
+                        writeError(failure?.message ?? "foldcheck: cannot write output: \(error)")
+                        exit(failure?.code ?? Exit.ioError)
+                    }
                 }
                 exit(ending.code)
             }
