@@ -148,9 +148,9 @@ public struct Folder: Sendable {
 
     /// ``withFoldedUTF8(_:_:)`` for a `String`'s UTF-8 and a body that throws nothing: it cannot
     /// fail, so it does not throw (invalid UTF-8, impossible here, would be replaced).
-    func withFoldedStringUTF8<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    func withFoldedStringUTF8<R>(_ utf8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var result: R? = nil
-        do { try foldIntoTemporary(UnsafeRawBufferPointer(utf8), replacingInvalid: true) { result = body($0) } } catch {
+        do { try foldIntoTemporary(UnsafeRawBufferPointer(utf8), replacingInvalid: true) { result = body($0.bindMemory(to: UInt8.self)) } } catch {
             fatalError("Folder: a fold that replaces invalid UTF-8, with a body that throws nothing, threw \(error)")
         }
         return result!

@@ -66,7 +66,7 @@ public enum FTSQuery {
         var typed: Folder? = nil
         if typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 }) {
             do { typed = try Folder(folder.profile.typed(keepingDiacritics: true)) } catch {
-                fatalError("FoldQuery: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did not: \(error)")
+                fatalError("FTSQuery: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did not: \(error)")
             }
         }
         var phrases: [[[UInt8]]] = []

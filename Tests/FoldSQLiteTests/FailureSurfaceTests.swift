@@ -22,16 +22,16 @@ import Testing
     }
 
     /// A query typed with a diacritic keeps it for every profile that removes marks (the typed
-    /// folder is made for each; FoldQuery stops rather than drop the option), and is the plain
+    /// folder is made for each; FTSQuery stops rather than drop the option), and is the plain
     /// query for the others.
     @Test func typedQueriesKeepTheirDiacriticForEveryProfile() throws {
         for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
             let folder = try Folder(profile)
-            let typed = FoldQuery.match("Carnê", folder: folder, typedDiacritics: true)
+            let typed = FTSQuery.match("Carnê", folder: folder, typedDiacritics: true)
             if profile.removesMarks {
                 #expect(typed == "\"carn\u{EA}\"*", "\(profile.name)")
             } else {
-                #expect(typed == FoldQuery.match("Carnê", folder: folder), "\(profile.name)")
+                #expect(typed == FTSQuery.match("Carnê", folder: folder), "\(profile.name)")
             }
         }
     }
