@@ -12,14 +12,20 @@ final class FoldEngine: Sendable {
 
     /// The word boundaries of this fold's tokens: ``WordBreakTable/shared``, or a test's table
     /// with a rule changed (``Folder/init(_:wordBreakTable:)``).
-    let wordBreakTable: WordBreakTable
+    var wordBreakTable: WordBreakTable { wordBreakTableAddress.pointee }
+    /// The table at an address that lives as long as the process (allocated once per engine and
+    /// never freed: shared engines are kept once made, and only tests make others),
+    /// for the tokens of a text to hold as one word rather than copy.
+    nonisolated(unsafe) let wordBreakTableAddress: UnsafePointer<WordBreakTable>
 
     var decompositions: ScalarTable { core.decompositions }
     var mappings: ScalarTable? { core.mappings }
 
     /// An engine of its own (not shared) for `steps`, with the word boundaries of `wordBreakTable`.
     init(steps: FoldProfile.Steps, wordBreakTable: WordBreakTable) {
-        self.wordBreakTable = wordBreakTable
+        let address = UnsafeMutablePointer<WordBreakTable>.allocate(capacity: 1)
+        address.initialize(to: wordBreakTable)
+        wordBreakTableAddress = UnsafePointer(address)
         self.steps = steps
         let pipeline = ScalarPipeline(steps: steps)
         self.pipeline = pipeline

@@ -15,8 +15,8 @@ extension Folder {
         var original = text as? String ?? String(text)
         return original.withUTF8 { utf8 in
             switch TokenText.perScalar(utf8, engine: engine) {
-            case .made(let text): return Tokens(text, table: engine.wordBreakTable)
-            case .invalid, .general: return Tokens(generalTokenText(utf8), table: engine.wordBreakTable)
+            case .made(let text): return Tokens(text, table: engine.wordBreakTableAddress)
+            case .invalid, .general: return Tokens(generalTokenText(utf8), table: engine.wordBreakTableAddress)
             }
         }
     }
@@ -39,7 +39,7 @@ extension Folder {
     /// The tokens of `utf8`, or where it stops being valid UTF-8.
     @usableFromInline
     func tokensOfUTF8(_ utf8: UnsafeBufferPointer<UInt8>) -> Result<Tokens, InvalidUTF8Error> {
-        tokenText(utf8).map { Tokens($0, table: engine.wordBreakTable) }
+        tokenText(utf8).map { Tokens($0, table: engine.wordBreakTableAddress) }
     }
 
     /// The tokens of UTF-8 bytes that may not be valid: each maximal ill-formed subsequence
@@ -58,7 +58,7 @@ extension Folder {
 
     func decodedTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> Tokens {
         guard let p = utf8.baseAddress, let firstBad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) else {
-            return Tokens(generalOrPerScalar(utf8), table: engine.wordBreakTable)
+            return Tokens(generalOrPerScalar(utf8), table: engine.wordBreakTableAddress)
         }
         // The input with each maximal invalid subpart replaced, and where each replacement ends.
         let n = utf8.count
@@ -87,7 +87,7 @@ extension Folder {
         let owned = UnsafeMutablePointer<TokenText.Repair>.allocate(capacity: repairs.count)
         owned.initialize(from: repairs, count: repairs.count)
         text.setRepairs(owned, count: repairs.count)
-        return Tokens(text, table: engine.wordBreakTable)
+        return Tokens(text, table: engine.wordBreakTableAddress)
     }
 
     /// The text of valid UTF-8: per scalar, or by the general path.

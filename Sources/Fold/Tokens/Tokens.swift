@@ -8,10 +8,11 @@
 /// ```
 public struct Tokens: Sequence, Sendable {
     @usableFromInline nonisolated(unsafe) let text: TokenText
-    /// The word boundaries of the folder that made the tokens.
-    @usableFromInline let table: WordBreakTable
+    /// The word boundaries of the folder that made the tokens (its engine's, which lives as
+    /// long as the process).
+    @usableFromInline nonisolated(unsafe) let table: UnsafePointer<WordBreakTable>
 
-    init(_ text: TokenText, table: WordBreakTable) {
+    init(_ text: TokenText, table: UnsafePointer<WordBreakTable>) {
         self.text = text
         self.table = table
     }
@@ -78,7 +79,7 @@ public struct Tokens: Sequence, Sendable {
         /// (Reachable from the inlinable `makeIterator`, so that the caller's iterator is made
         /// in place rather than copied.)
         @usableFromInline
-        init(_ text: TokenText, table: WordBreakTable, wide: Bool = false) {
+        init(_ text: TokenText, table: UnsafePointer<WordBreakTable>, wide: Bool = false) {
             self.text = text
             finder = Finder(text, table: table, wide: wide)
             base = finder.folded.baseAddress.unsafelyUnwrapped
@@ -167,8 +168,8 @@ public struct Tokens: Sequence, Sendable {
             /// Inlined into the iterator's init, so that the finder is made in place: its batch
             /// and state are not copied into the iterator (which would be twice a text).
             @inline(__always)
-            init(_ text: TokenText, table: WordBreakTable, wide: Bool) {
-                self.table = table
+            init(_ text: TokenText, table: UnsafePointer<WordBreakTable>, wide: Bool) {
+                self.table = table.pointee
                 let (folded, original, header) = text.parts
                 self.folded = folded
                 changes = TokenText.changes(of: header)
