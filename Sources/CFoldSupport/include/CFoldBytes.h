@@ -116,7 +116,9 @@ static inline __attribute__((always_inline)) cfold_ascii_classes cfold_ascii_cla
         r.undecided |= (high | (uint64_t)(uint32_t)_mm_movemask_epi8(undecided)) << shift;
         r.letters |= ((uint64_t)(uint32_t)_mm_movemask_epi8(letters) & ~high) << shift;
         r.digits |= ((uint64_t)(uint32_t)_mm_movemask_epi8(digits) & ~high) << shift;
-        r.joiners |= ((uint64_t)(uint32_t)_mm_movemask_epi8(joiners) & ~high) << shift;
+        // No byte from 0x80 is within an ASCII range (the signed compare above, or an equality),
+        // so the joiners need no mask (the letters' and digits' masks are the windows' habit).
+        r.joiners |= (uint64_t)(uint32_t)_mm_movemask_epi8(joiners) << shift;
     }
     return r;
 #else

@@ -51,6 +51,7 @@ extension WordBreaker {
         /// The classes of the `count` bytes at `p` (at most 64) read one by one from `table`
         /// (``WordBreakTable/windowBits(_:)``): the windows of a table whose classes were not
         /// compiled (a test's, with a rule changed).
+        @inline(never)
         init(bytesOf p: UnsafePointer<UInt8>, _ count: Int, table: WordBreakTable) {
             for k in 0..<count {
                 let bits = table.windowBits(p[k]), bit: UInt64 = 1 << UInt64(k)
@@ -258,7 +259,7 @@ extension WordBreaker {
             let betweenLetters = ((letters &<< 1) | previousLetter) & ((letters &>> 1) | (nextLetter &<< 63))
             let betweenDigits = ((digits &<< 1) | previousDigit) & ((digits &>> 1) | (nextDigit &<< 63))
             var joins = joiners & betweenDigits
-            if !table.everyJoinerJoinsDigits && joins != 0 {
+            if joins != 0 && !table.everyJoinerJoinsDigits {
                 joins = joinersAmong(joins, p, count, joining: WordBreakTable.WindowBits.joinsDigits, table: table)
             }
             if joiners & betweenLetters != 0 {

@@ -181,7 +181,8 @@ public struct Tokenizer: Sendable {
         defer { if changed { unitEnds.clear(upTo: o) } }
         (fold + o).initialize(repeating: 0, count: TokenText.padding)
         let folded = UnsafeBufferPointer(start: UnsafePointer(fold), count: o)
-        let table = engine.wordBreakTable
+        // Read where it is used, not copied for each text (a text is often a short line).
+        let table = engine.wordBreakTableAddress
         var words = WordBreaker.Cursor()
         words.onlyASCIIMayNeedICU = !mayNeedICU
         var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
@@ -208,26 +209,26 @@ public struct Tokenizer: Sendable {
                     if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
                     return
                 }
-                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64, table: table)
+                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64, table: table.pointee)
                 // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
                 // Ideographs and kana, each a word of its own, are taken after them.
                 var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
                 if w.undecided != 0 {
-                    leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: table)
-                    if w.undecided != 0 { ideographs = w.takeIdeographs(fold + base, table: table) }
+                    leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: table.pointee)
+                    if w.undecided != 0 { ideographs = w.takeIdeographs(fold + base, table: table.pointee) }
                 } else {
                     leadEnds = false
                 }
                 let givenBefore = resume
                 // The byte after the window (the fold's padding past its end: zeros).
                 let after = fold[base &+ 64]
-                let afterBits = table.windowBits(after)
+                let afterBits = table.pointee.windowBits(after)
                 let nextLetter = UInt64(afterBits & WordBreakTable.WindowBits.letter)
                 let nextDigit = UInt64(afterBits & WordBreakTable.WindowBits.digit) &>> 1
                 let letters = w.letters, digits = w.digits, joiners = w.joiners
                 let word = WordBreaker.ASCIIWindow.wordBytes(fold + base, 64, letters: letters, digits: digits, joiners: joiners,
                                                              previousLetter: previousLetter, previousDigit: previousDigit,
-                                                             nextLetter: nextLetter, nextDigit: nextDigit, table: table)
+                                                             nextLetter: nextLetter, nextDigit: nextDigit, table: table.pointee)
                 var starts = word & ~((word &<< 1) | carry), ends = ~word & ((word &<< 1) | carry)
                 // A joiner that ends the window, before a byte the next window does not decide:
                 // its word is the word breaker's (from the last word given).
@@ -298,7 +299,7 @@ public struct Tokenizer: Sendable {
                     }
                     // The state machine finds the next word (past the undecided bytes, or
                     // holding them), and the windows start again after it.
-                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table) else { return }
+                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table.pointee) else { return }
                     try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
                     resume = next.upperBound
                     base = resume
@@ -316,7 +317,7 @@ public struct Tokenizer: Sendable {
         // words an ASCII window decides come after them as a mask, taken here.
         while true {
             var mask = WordBreaker.WordMask()
-            let emitted = words.nextWords(in: folded, readable: o + TokenText.padding, table: table, max: 16, mask: &mask) { start, end in
+            let emitted = words.nextWords(in: folded, readable: o + TokenText.padding, table: table.pointee, max: 16, mask: &mask) { start, end in
                 guard failure == nil else { return }
                 let original = mapper.original(start, end)
                 do {
