@@ -43,31 +43,40 @@ struct OffsetMap: Sendable, Hashable {
         var foldedStart: Int { foldedEnd - Int(foldedLength) * Int(count) }
         var originalStart: Int { originalEnd - originalLength * Int(count) }
 
-        /// Runs of `changes`, in order: a change whose fold is longer than a run's unit holds
-        /// (4 GB) is cut in pieces that each map to its whole source, which is what a lookup in
-        /// it answers; consecutive changes of one shape, adjacent on both sides, share a run.
-        static func of(_ changes: some Sequence<Change>, _ append: (Run) -> Void) {
-            var last: Run? = nil
-            for c in changes {
+        /// Makes runs of changes given in order: a change whose fold is longer than a run's
+        /// unit holds (4 GB) is cut in pieces that each map to its whole source, which is what a
+        /// lookup in it answers; consecutive changes of one shape, adjacent on both sides, share
+        /// a run.
+        struct Builder {
+            private(set) var runs: [Run] = []
+            private var last: Run? = nil
+
+            mutating func add(_ c: Change) {
                 var start = c.foldedStart
+                let originalLength = c.originalEnd - c.originalStart
                 repeat {
                     let length = min(c.foldedEnd - start, Int(UInt32.max))
-                    let originalLength = c.originalEnd - c.originalStart
                     if var run = last, run.foldedEnd == start, run.originalEnd == c.originalStart, Int(run.foldedLength) == length,
-                       run.originalLength == originalLength, run.count < UInt32.max, length > 0 || originalLength > 0 {
+                       run.originalLength == originalLength, run.count < UInt32.max {
                         run.count += 1
                         run.foldedEnd += length
                         run.originalEnd += originalLength
                         last = run
                     } else {
-                        if let run = last { append(run) }
+                        if let run = last { runs.append(run) }
                         last = Run(foldedStart: start, originalStart: c.originalStart, originalLength: originalLength,
                                    foldedLength: UInt32(length), count: 1)
                     }
                     start += length
                 } while start < c.foldedEnd
             }
-            if let run = last { append(run) }
+
+            /// The runs, the last one included.
+            mutating func finish() -> [Run] {
+                if let run = last { runs.append(run) }
+                last = nil
+                return runs
+            }
         }
     }
 
@@ -122,7 +131,7 @@ struct OffsetMap: Sendable, Hashable {
                 clusters[k].end = k + 1 < clusters.count ? clusters[k + 1].start : scalarCount
             }
         }
-        var changes: [Change] = []
+        var runs = Run.Builder()
         var folded = 0
         for c in clusters {
             var width = 0
@@ -132,13 +141,11 @@ struct OffsetMap: Sendable, Hashable {
             let originalStart = scalarOffsets[c.start], originalEnd = scalarOffsets[c.end]
             let sameShape = c.endElement - c.firstElement == 1 && c.end - c.start == 1 && originalEnd - originalStart == width
             if !sameShape {
-                changes.append(Change(foldedStart: folded, foldedEnd: folded + width, originalStart: originalStart, originalEnd: originalEnd))
+                runs.add(Change(foldedStart: folded, foldedEnd: folded + width, originalStart: originalStart, originalEnd: originalEnd))
             }
             folded += width
         }
-        var runs: [Run] = []
-        Run.of(changes) { runs.append($0) }
-        self.runs = runs
+        self.runs = runs.finish()
         foldedCount = folded
     }
 
