@@ -22,23 +22,10 @@ extension Tokenizer {
         try Array(bytes).withUnsafeBufferPointer { try forEachTokenDecoding($0, body) }
     }
 
-    /// An error of the caller's `body`, told apart from the fold's ``InvalidUTF8Error``.
-    private struct BodyError: Error {
-        let error: any Error
-    }
-
     private mutating func forEachTokenDecoding(_ text: UnsafeBufferPointer<UInt8>,
                                                _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
-        do {
-            try forEachTokenOfUTF8(text) { folded, original in
-                do { try body(folded, original) } catch { throw BodyError(error: error) }
-            }
-            return
-        } catch let error as BodyError {
-            throw error.error
-        } catch is InvalidUTF8Error {
-            // Before any token: the stretches between the bad sequences below.
-        }
+        // Valid text: the tokens straight to `body` (invalid text is said before any token).
+        guard try forEachToken(validating: text, body) != nil else { return }
         // The text with each maximal ill-formed subsequence replaced by U+FFFD, as
         // `Folder.tokens(decoding:)` repairs it, and where each replacement ends (the same
         // fold and words: a mark after a bad sequence attaches to its U+FFFD), the ranges
@@ -74,17 +61,11 @@ extension Tokenizer {
             return offset + position.shift
         }
         var ofStart = (next: 0, shift: 0), ofEnd = (next: 0, shift: 0)
-        do {
-            try repaired.withUnsafeBufferPointer { utf8 in
-                try forEachTokenOfUTF8(utf8) { folded, original in
-                    let range = inputOffset(original.lowerBound, &ofStart)..<inputOffset(original.upperBound, &ofEnd)
-                    do { try body(folded, range) } catch { throw BodyError(error: error) }
-                }
+        let invalid = try repaired.withUnsafeBufferPointer { utf8 in
+            try forEachToken(validating: utf8) { folded, original in
+                try body(folded, inputOffset(original.lowerBound, &ofStart)..<inputOffset(original.upperBound, &ofEnd))
             }
-        } catch let error as BodyError {
-            throw error.error
-        } catch {
-            preconditionFailure("text repaired to valid UTF-8 was found invalid: \(error)")
         }
+        precondition(invalid == nil, "text repaired to valid UTF-8 was found invalid at \(invalid?.byteOffset ?? 0)")
     }
 }

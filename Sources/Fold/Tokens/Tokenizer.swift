@@ -126,11 +126,18 @@ public struct Tokenizer: Sendable {
     @usableFromInline
     mutating func forEachTokenOfUTF8(_ utf8: UnsafeBufferPointer<UInt8>,
                                      _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
+        if let invalid = try forEachToken(validating: utf8, body) { throw invalid }
+    }
+
+    /// The tokens of `utf8` to `body`, or, before any token, where `utf8` stops being valid
+    /// UTF-8 (returned, so that the caller tells it from an error of `body`, which is thrown).
+    mutating func forEachToken(validating utf8: UnsafeBufferPointer<UInt8>,
+                               _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws -> InvalidUTF8Error? {
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
         let buffers = self.buffers
         let engine = folder.engine
         let n = utf8.count
-        guard n > 0 else { return }
+        guard n > 0 else { return nil }
         guard engine.asciiKeepsShape, !engine.steps.usesGeneralPath, let src = utf8.baseAddress else {
             return try general(utf8, body)
         }
@@ -172,7 +179,7 @@ public struct Tokenizer: Sendable {
         switch written {
         case .success(let count): o = count
         case .failure(let failure):
-            if let at = failure.invalidAt { throw InvalidUTF8Error(byteOffset: at) }
+            if let at = failure.invalidAt { return InvalidUTF8Error(byteOffset: at) }
             return try general(utf8, body)
         }
         // Whether the fold changed the shape of anything; if it did, the unit ends' bitmaps
@@ -207,7 +214,7 @@ public struct Tokenizer: Sendable {
             while true {
                 guard base < o else {
                     if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
-                    return
+                    return nil
                 }
                 var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64, table: table.pointee)
                 // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
@@ -299,7 +306,7 @@ public struct Tokenizer: Sendable {
                     }
                     // The state machine finds the next word (past the undecided bytes, or
                     // holding them), and the windows start again after it.
-                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table.pointee) else { return }
+                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table.pointee) else { return nil }
                     try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
                     resume = next.upperBound
                     base = resume
@@ -337,6 +344,7 @@ public struct Tokenizer: Sendable {
                 try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
             }
         }
+        return nil
     }
 
     /// Maps the words of a fold, in order, to the original: one shift up to the next change of
@@ -378,10 +386,17 @@ public struct Tokenizer: Sendable {
     }
 
     /// Text the per-scalar fold does not take: the tokens of the general path.
+    /// (Where the text is not valid UTF-8 is returned, before any token, as by the fast path.)
     private func general(_ utf8: UnsafeBufferPointer<UInt8>,
-                         _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
-        for token in try folder.tokensOfUTF8(utf8).get() {
-            try token.word.withBytes { try body($0, token.originalUTF8Range) }
+                         _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws -> InvalidUTF8Error? {
+        switch folder.tokensOfUTF8(utf8) {
+        case .failure(let invalid):
+            return invalid
+        case .success(let tokens):
+            for token in tokens {
+                try token.word.withBytes { try body($0, token.originalUTF8Range) }
+            }
+            return nil
         }
     }
 }
