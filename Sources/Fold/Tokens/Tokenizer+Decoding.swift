@@ -15,6 +15,7 @@ extension Tokenizer {
     /// }
     /// // words == ["ab 0..<2", "c 3..<4"]
     /// ```
+    @inlinable
     public mutating func forEachToken<Bytes: Collection<UInt8>>(
         decoding bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void
     ) throws {
@@ -22,7 +23,10 @@ extension Tokenizer {
         try Array(bytes).withUnsafeBufferPointer { try forEachTokenDecoding($0, body) }
     }
 
-    private mutating func forEachTokenDecoding(_ text: UnsafeBufferPointer<UInt8>,
+    /// (Reached from the inlinable entry point, so that a caller's call is specialized and goes
+    /// straight here: the FTS5 tokenizer makes one call per row.)
+    @usableFromInline
+    mutating func forEachTokenDecoding(_ text: UnsafeBufferPointer<UInt8>,
                                                _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
         // Valid text: the tokens straight to `body` (invalid text is said before any token).
         guard try forEachToken(validating: text, body) != nil else { return }
