@@ -13,19 +13,27 @@ final class FoldEngine: Sendable {
     /// The word boundaries of this fold's tokens: ``WordBreakTable/shared``, or a test's table
     /// with a rule changed (``Folder/init(_:wordBreakTable:)``).
     var wordBreakTable: WordBreakTable { wordBreakTableAddress.pointee }
-    /// The table at an address that lives as long as the process (allocated once per engine and
-    /// never freed: shared engines are kept once made, and only tests make others),
-    /// for the tokens of a text to hold as one word rather than copy.
-    nonisolated(unsafe) let wordBreakTableAddress: UnsafePointer<WordBreakTable>
+
+    /// Where the table is, at an address that lives as long as the process, for the tokens of a
+    /// text to hold as one word rather than copy: the shared table's (built on first use, so that
+    /// a folder that never tokenizes never builds it), or a test table's (allocated with its
+    /// engine and never freed; only tests make such engines).
+    @inline(__always)
+    var wordBreakTableAddress: UnsafePointer<WordBreakTable> { ownWordBreakTable ?? WordBreakTable.sharedAddress }
+    nonisolated(unsafe) private let ownWordBreakTable: UnsafePointer<WordBreakTable>?
 
     var decompositions: ScalarTable { core.decompositions }
     var mappings: ScalarTable? { core.mappings }
 
-    /// An engine of its own (not shared) for `steps`, with the word boundaries of `wordBreakTable`.
-    init(steps: FoldProfile.Steps, wordBreakTable: WordBreakTable) {
-        let address = UnsafeMutablePointer<WordBreakTable>.allocate(capacity: 1)
-        address.initialize(to: wordBreakTable)
-        wordBreakTableAddress = UnsafePointer(address)
+    /// An engine for `steps` with the word boundaries of `wordBreakTable` (nil: the shared table's).
+    init(steps: FoldProfile.Steps, wordBreakTable: WordBreakTable?) {
+        if let wordBreakTable {
+            let address = UnsafeMutablePointer<WordBreakTable>.allocate(capacity: 1)
+            address.initialize(to: wordBreakTable)
+            ownWordBreakTable = UnsafePointer(address)
+        } else {
+            ownWordBreakTable = nil
+        }
         self.steps = steps
         let pipeline = ScalarPipeline(steps: steps)
         self.pipeline = pipeline
@@ -45,7 +53,7 @@ final class FoldEngine: Sendable {
     static func shared(_ steps: FoldProfile.Steps) -> FoldEngine {
         enginesLock.withLock {
             if let engine = engines[steps] { return engine }
-            let engine = FoldEngine(steps: steps, wordBreakTable: .shared)
+            let engine = FoldEngine(steps: steps, wordBreakTable: nil)
             engines[steps] = engine
             return engine
         }

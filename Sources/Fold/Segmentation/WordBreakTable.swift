@@ -95,6 +95,14 @@ struct WordBreakTable: @unchecked Sendable {
     /// The table every tokenizer shares, built on first use (about 1.1 million lookups).
     static let shared = WordBreakTable(classify: classify)
 
+    /// ``shared`` at an address that lives as long as the process (what the tokens of a text
+    /// hold), built on first use.
+    nonisolated(unsafe) static let sharedAddress: UnsafePointer<WordBreakTable> = {
+        let address = UnsafeMutablePointer<WordBreakTable>.allocate(capacity: 1)
+        address.initialize(to: shared)
+        return UnsafePointer(address)
+    }()
+
     /// A table of the classes `classify` gives: ``shared`` from ICU's properties, or a test's
     /// table with a rule changed (whose words every path then follows: its windows decide byte
     /// by byte unless its classes are those the compiled windows were generated from).

@@ -131,6 +131,7 @@ public struct Tokenizer: Sendable {
 
     /// The tokens of `utf8` to `body`, or, before any token, where `utf8` stops being valid
     /// UTF-8 (returned, so that the caller tells it from an error of `body`, which is thrown).
+    @inline(__always)
     mutating func forEachToken(validating utf8: UnsafeBufferPointer<UInt8>,
                                _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws -> InvalidUTF8Error? {
         if !isKnownUniquelyReferenced(&buffers) { buffers = Buffers() }
