@@ -126,21 +126,20 @@ struct WordBreakTable: @unchecked Sendable {
                 stage1.append(n)
             }
         }
+        let facts = UnsafeMutablePointer<UInt8>.allocate(capacity: ByteFacts.count)
+        facts.initialize(repeating: 0, count: ByteFacts.count)
         // The UTF-8 lead bytes of the code points of class `slow`, and of class `extend`.
-        func leads(of cls: Class) -> UnsafePointer<Bool> {
-            let leads = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
-            leads.initialize(repeating: false, count: 256)
+        func markLeads(of cls: Class, at offset: Int) {
             for (block, n) in stage1.enumerated() where stage2[Int(n) << 7..<(Int(n) + 1) << 7].contains(cls.rawValue) {
                 for k in 0..<128 where stage2[Int(n) << 7 | k] == cls.rawValue {
                     let c = UInt32(block << 7 | k)
                     let lead = c < 0x80 ? c : c < 0x800 ? 0xC0 | c >> 6 : c < 0x10000 ? 0xE0 | c >> 12 : 0xF0 | c >> 18
-                    leads[Int(lead)] = true
+                    facts[offset + Int(lead)] = 1
                 }
             }
-            return UnsafePointer(leads)
         }
-        slowLeads = leads(of: .slow)
-        extendLeads = leads(of: .extend)
+        markLeads(of: .slow, at: ByteFacts.slowLeads)
+        markLeads(of: .extend, at: ByteFacts.extendLeads)
         let letters = UnsafeMutablePointer<UInt64>.allocate(capacity: 32)
         letters.initialize(repeating: 0, count: 32)
         for c in 0x80..<0x800 where stage2[Int(stage1[c >> 7]) << 7 | c & 127] == Class.letter.rawValue {
@@ -156,17 +155,28 @@ struct WordBreakTable: @unchecked Sendable {
         ascii = UnsafePointer(s2 + Int(stage1[0]) << 7)
         // What the windows need, derived from the classes just built.
         let classes = WindowClasses { c in Class(rawValue: stage2[Int(stage1[Int(c >> 7)]) << 7 | Int(c & 127)])! }
-        hasCompiledWindows = classes == GeneratedWindowClasses.classes
-        everyJoinerJoinsDigits = Set(classes.joinersOfLetters).isSubset(of: classes.joinersOfDigits)
-        let bits = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        bits.initialize(repeating: WindowBits.undecided, count: 256)
-        for b in 0..<128 { bits[b] = 0 }
+        if classes == GeneratedWindowClasses.classes { facts[ByteFacts.flags] |= ByteFacts.compiledWindows }
+        if Set(classes.joinersOfLetters).isSubset(of: classes.joinersOfDigits) { facts[ByteFacts.flags] |= ByteFacts.everyJoinerJoinsDigits }
+        let bits = facts + ByteFacts.windowBits
+        for b in 0x80..<0x100 { bits[b] = WindowBits.undecided }
         for b in classes.letters { bits[Int(b)] |= WindowBits.letter }
         for b in classes.digits { bits[Int(b)] |= WindowBits.digit }
         for b in classes.joinersOfLetters { bits[Int(b)] |= WindowBits.joinsLetters }
         for b in classes.joinersOfDigits { bits[Int(b)] |= WindowBits.joinsDigits }
         for b in classes.undecided { bits[Int(b)] |= WindowBits.undecided }
-        windowBits = UnsafePointer(bits)
+        byteFacts = UnsafePointer(facts)
+    }
+
+    /// What the table says of each byte value, in one allocation (the table stays five words,
+    /// which the tokens' iterator copies): whether a lead byte starts a code point of class
+    /// ``Class/slow``, or of class ``Class/extend``; each byte's role in the windows
+    /// (``WindowBits``); then the table's flags.
+    private let byteFacts: UnsafePointer<UInt8>
+
+    /// The offsets in ``byteFacts``.
+    private enum ByteFacts {
+        static let slowLeads = 0, extendLeads = 256, windowBits = 512, flags = 768, count = 769
+        static let compiledWindows: UInt8 = 1, everyJoinerJoinsDigits: UInt8 = 2
     }
 
     /// What the windows need from this table (derived from it and ``WordBreakRules``; made on
@@ -177,14 +187,13 @@ struct WordBreakTable: @unchecked Sendable {
     /// Whether this table's windows are those `make generate` compiled (CFoldWindowClasses.h):
     /// true for ``shared`` while the generated files are current. A table without them decides
     /// its windows byte by byte from ``windowBits(_:)`` and takes no runs from masks.
-    let hasCompiledWindows: Bool
+    @inline(__always)
+    var hasCompiledWindows: Bool { byteFacts[ByteFacts.flags] & ByteFacts.compiledWindows != 0 }
 
     /// Whether every ASCII byte that joins two letters also joins two digits: then a window
     /// takes every joiner between two digits as joining them without reading it again.
-    let everyJoinerJoinsDigits: Bool
-
-    /// A byte's role in the windows (``WindowBits``), every byte from 0x80 undecided.
-    private let windowBits: UnsafePointer<UInt8>
+    @inline(__always)
+    var everyJoinerJoinsDigits: Bool { byteFacts[ByteFacts.flags] & ByteFacts.everyJoinerJoinsDigits != 0 }
 
     /// The bits of a byte's role in the windows.
     enum WindowBits {
@@ -197,13 +206,7 @@ struct WordBreakTable: @unchecked Sendable {
 
     /// `b`'s role in the windows: ``WindowBits``.
     @inline(__always)
-    func windowBits(_ b: UInt8) -> UInt8 { windowBits[Int(b)] }
-
-    /// Whether a UTF-8 lead byte starts any code point of class ``Class/slow``: text whose
-    /// leads all say no needs no ICU (Cyrillic, Greek, most CJK are skipped without decoding).
-    private let slowLeads: UnsafePointer<Bool>
-
-    private let extendLeads: UnsafePointer<Bool>
+    func windowBits(_ b: UInt8) -> UInt8 { byteFacts[ByteFacts.windowBits &+ Int(b)] }
 
     /// One bit per code point below U+0800: set for class ``Class/letter`` (Latin, Greek,
     /// Cyrillic, Armenian, ... letters of two UTF-8 bytes).
@@ -216,11 +219,12 @@ struct WordBreakTable: @unchecked Sendable {
     /// Whether some code point that starts with `lead` is of class ``Class/extend`` (a letter
     /// of Greek, Cyrillic or CJK after another: no).
     @inline(__always)
-    func mayBeExtend(lead: UInt8) -> Bool { extendLeads[Int(lead)] }
+    func mayBeExtend(lead: UInt8) -> Bool { byteFacts[ByteFacts.extendLeads &+ Int(lead)] != 0 }
 
-    /// Whether some code point that starts with `lead` is of class ``Class/slow``.
+    /// Whether some code point that starts with `lead` is of class ``Class/slow``: text whose
+    /// leads all say no needs no ICU (Cyrillic, Greek, most CJK are skipped without decoding).
     @inline(__always)
-    func mayBeSlow(lead: UInt8) -> Bool { slowLeads[Int(lead)] }
+    func mayBeSlow(lead: UInt8) -> Bool { byteFacts[ByteFacts.slowLeads &+ Int(lead)] != 0 }
 
     /// The classes of the 128 ASCII code points (a block of `stage2`).
     private let ascii: UnsafePointer<UInt8>
