@@ -1,3 +1,5 @@
+internal import CFoldSupport
+
 /// The fold of one profile: decomposition and mapping tables, canonical reordering and
 /// composition. Engines are shared by every ``Folder`` with the same steps.
 final class FoldEngine: Sendable {
@@ -18,15 +20,31 @@ final class FoldEngine: Sendable {
     /// text to hold as one word rather than copy: the shared table's (built on first use, so that
     /// a folder that never tokenizes never builds it), or a test table's (allocated with its
     /// engine and never freed; only tests make such engines).
+    /// (Read from a slot of the engine once it is known: a load, where the shared table's global
+    /// would cost a call for each text.)
     @inline(__always)
-    var wordBreakTableAddress: UnsafePointer<WordBreakTable> { ownWordBreakTable ?? WordBreakTable.sharedAddress }
+    var wordBreakTableAddress: UnsafePointer<WordBreakTable> {
+        if let known = cfold_load_acquire(wordBreakTableSlot) { return UnsafePointer(known.assumingMemoryBound(to: WordBreakTable.self)) }
+        return publishWordBreakTable()
+    }
     nonisolated(unsafe) private let ownWordBreakTable: UnsafePointer<WordBreakTable>?
+    /// Where ``wordBreakTableAddress`` is kept once known (NULL before).
+    nonisolated(unsafe) private let wordBreakTableSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+    @inline(never)
+    private func publishWordBreakTable() -> UnsafePointer<WordBreakTable> {
+        let address = ownWordBreakTable ?? WordBreakTable.sharedAddress
+        _ = cfold_publish(wordBreakTableSlot, UnsafeMutableRawPointer(mutating: address))
+        return address
+    }
 
     var decompositions: ScalarTable { core.decompositions }
     var mappings: ScalarTable? { core.mappings }
 
     /// An engine for `steps` with the word boundaries of `wordBreakTable` (nil: the shared table's).
     init(steps: FoldProfile.Steps, wordBreakTable: WordBreakTable?) {
+        wordBreakTableSlot = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+        wordBreakTableSlot.initialize(to: nil)
         if let wordBreakTable {
             let address = UnsafeMutablePointer<WordBreakTable>.allocate(capacity: 1)
             address.initialize(to: wordBreakTable)
