@@ -596,7 +596,7 @@ import Testing
         for k in 0..<500 {
             let text = k % 2 == 0 ? randomString(&rng) : String(repeating: "Crème brûlée, l'été 3.14 東京 ", count: 1 + k % 7)
             let tokens = folder.tokens(in: text)
-            var wide = Tokens.Iterator(tokens.text, table: tokens.table, wide: true), fromWide: [Token] = []
+            var wide = Tokens.Iterator(tokens.text, wide: true), fromWide: [Token] = []
             while let t = wide.next() { fromWide.append(t) }
             if fromWide != Array(tokens) { failures.append("\(codePoints(text)): \(fromWide) is not \(Array(tokens))") }
         }
@@ -647,7 +647,7 @@ import Testing
         }
         for text in texts {
             let tokens = folder.tokens(in: text)
-            var one = Tokens.Iterator(tokens.text, table: tokens.table, wide: true), oneAtATime: [Token] = []
+            var one = Tokens.Iterator(tokens.text, wide: true), oneAtATime: [Token] = []
             while let t = one.next() { oneAtATime.append(t) }
             let masked = Array(tokens)
             if masked != oneAtATime || masked.map(\.index) != Array(masked.indices) {

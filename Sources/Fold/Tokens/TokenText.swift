@@ -35,6 +35,9 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         /// their folds holds one, so the word breaker scans the fold only for the one ASCII
         /// code point of that class ("@"). True for text made by the general path.
         var mayNeedICU = true
+        /// The word boundaries of the folder that made the text (its engine's table, whose
+        /// address lives as long as the process); set by ``Tokens``' init, before any iterator.
+        var wordBreakTable: UnsafePointer<WordBreakTable>? = nil
     }
 
     /// A U+FFFD that replaced invalid input bytes (``Header/repairs``).
@@ -57,6 +60,11 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         let header = fields.pointee
         free(header.changes)
         header.repairs?.deallocate()
+    }
+
+    /// Records the word boundaries the text's tokens are found by (before any iterator reads it).
+    func setWordBreakTable(_ table: UnsafePointer<WordBreakTable>) {
+        fields.pointee.wordBreakTable = table
     }
 
     /// Records the repairs of a text made from repaired input (the text takes the buffer).

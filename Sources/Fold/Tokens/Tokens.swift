@@ -8,13 +8,12 @@
 /// ```
 public struct Tokens: Sequence, Sendable {
     @usableFromInline nonisolated(unsafe) let text: TokenText
-    /// The word boundaries of the folder that made the tokens (its engine's, which lives as
-    /// long as the process).
-    @usableFromInline nonisolated(unsafe) let table: UnsafePointer<WordBreakTable>
 
+    /// The tokens of `text`, found by the word boundaries of the folder that made it (kept in the
+    /// text, so that the tokens stay one word: a sequence is made for every line of an index).
     init(_ text: TokenText, table: UnsafePointer<WordBreakTable>) {
+        text.setWordBreakTable(table)
         self.text = text
-        self.table = table
     }
 
     /// The text the tokens come from.
@@ -55,7 +54,7 @@ public struct Tokens: Sequence, Sendable {
     /// it.next()?.folded   // "a"
     /// ```
     @inlinable
-    public func makeIterator() -> Iterator { Iterator(text, table: table) }
+    public func makeIterator() -> Iterator { Iterator(text) }
 
     /// The iterator of ``Tokens``: finds the next word from where the last one ended.
     ///
@@ -79,9 +78,9 @@ public struct Tokens: Sequence, Sendable {
         /// (Reachable from the inlinable `makeIterator`, so that the caller's iterator is made
         /// in place rather than copied.)
         @usableFromInline
-        init(_ text: TokenText, table: UnsafePointer<WordBreakTable>, wide: Bool = false) {
+        init(_ text: TokenText, wide: Bool = false) {
             self.text = text
-            finder = Finder(text, table: table, wide: wide)
+            finder = Finder(text, wide: wide)
             base = finder.folded.baseAddress.unsafelyUnwrapped
         }
 
@@ -168,9 +167,9 @@ public struct Tokens: Sequence, Sendable {
             /// Inlined into the iterator's init, so that the finder is made in place: its batch
             /// and state are not copied into the iterator (which would be twice a text).
             @inline(__always)
-            init(_ text: TokenText, table: UnsafePointer<WordBreakTable>, wide: Bool) {
-                self.table = table.pointee
+            init(_ text: TokenText, wide: Bool) {
                 let (folded, original, header) = text.parts
+                table = (header.wordBreakTable ?? WordBreakTable.sharedAddress).pointee
                 self.folded = folded
                 changes = TokenText.changes(of: header)
                 changeCount = header.changeCount
