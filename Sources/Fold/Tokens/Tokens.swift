@@ -169,7 +169,8 @@ public struct Tokens: Sequence, Sendable {
             @inline(__always)
             init(_ text: TokenText, wide: Bool) {
                 let (folded, original, header) = text.parts
-                table = (header.wordBreakTable ?? WordBreakTable.sharedAddress).pointee
+                // Set by the tokens' init, which every iterator's text went through.
+                table = header.wordBreakTable.unsafelyUnwrapped.pointee
                 self.folded = folded
                 changes = TokenText.changes(of: header)
                 changeCount = header.changeCount
