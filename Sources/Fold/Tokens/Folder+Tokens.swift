@@ -57,32 +57,12 @@ extension Folder {
     }
 
     func decodedTokens(_ utf8: UnsafeBufferPointer<UInt8>) -> Tokens {
-        guard let p = utf8.baseAddress, let firstBad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) else {
+        guard let firstBad = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(utf8)) else {
             return Tokens(generalOrPerScalar(utf8), table: engine.wordBreakTableAddress)
         }
         // The input with each maximal invalid subpart replaced, and where each replacement ends.
-        let n = utf8.count
-        var repaired: [UInt8] = []
-        repaired.reserveCapacity(n + 16)
-        repaired.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[..<firstBad]))
-        var repairs: [TokenText.Repair] = []
-        var shift = 0, i = firstBad
-        while i < n {
-            let b = p[i]
-            if b < 0x80 {
-                repaired.append(b)
-                i += 1
-            } else if let (_, length) = UTF8Decoder.decode(p, i, n) {
-                repaired.append(contentsOf: UnsafeBufferPointer(start: p + i, count: length))
-                i += length
-            } else {
-                let length = UTF8Decoder.invalidSubpartLength(p, i, n)
-                repaired.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                shift += length - 3
-                repairs.append(TokenText.Repair(end: repaired.count, shift: shift))
-                i += length
-            }
-        }
+        let repair = UTF8Repair(utf8, firstBad: firstBad)
+        let repaired = repair.repaired, repairs = repair.replacements
         let text = repaired.withUnsafeBufferPointer { generalOrPerScalar($0) }
         let owned = UnsafeMutablePointer<TokenText.Repair>.allocate(capacity: repairs.count)
         owned.initialize(from: repairs, count: repairs.count)

@@ -40,13 +40,9 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         var wordBreakTable: UnsafePointer<WordBreakTable>? = nil
     }
 
-    /// A U+FFFD that replaced invalid input bytes (``Header/repairs``).
-    struct Repair {
-        /// The end of the U+FFFD in the original (the repaired input).
-        var end: Int
-        /// Input offset minus original offset, from `end` on.
-        var shift: Int
-    }
+    /// A U+FFFD that replaced invalid input bytes (``Header/repairs``): the one bad-byte
+    /// policy's record (``UTF8Repair``).
+    typealias Repair = UTF8Repair.Replacement
 
     /// A unit of the fold whose shape changed: `folded[foldedStart..<foldedEnd]` came from
     /// `original[originalStart..<originalEnd]` as a whole.

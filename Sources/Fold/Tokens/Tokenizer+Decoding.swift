@@ -29,47 +29,20 @@ extension Tokenizer {
     mutating func forEachTokenDecoding(_ text: UnsafeBufferPointer<UInt8>,
                                                _ body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) throws {
         // Valid text: the tokens straight to `body` (invalid text is said before any token).
-        guard try forEachToken(validating: text, body) != nil else { return }
+        guard let invalid = try forEachToken(validating: text, body) else { return }
         // The text with each maximal ill-formed subsequence replaced by U+FFFD, as
-        // `Folder.tokens(decoding:)` repairs it, and where each replacement ends (the same
-        // fold and words: a mark after a bad sequence attaches to its U+FFFD), the ranges
-        // mapped back to the input through the repairs.
-        guard let p = text.baseAddress else { return }
-        let n = text.count
-        var repaired: [UInt8] = []
-        repaired.reserveCapacity(n + 16)
-        var repairs: [(end: Int, shift: Int)] = []
-        var shift = 0, i = 0
-        while i < n {
-            if p[i] < 0x80 {
-                repaired.append(p[i])
-                i += 1
-            } else if let (_, length) = UTF8Decoder.decode(p, i, n) {
-                repaired.append(contentsOf: UnsafeBufferPointer(start: p + i, count: length))
-                i += length
-            } else {
-                let length = UTF8Decoder.invalidSubpartLength(p, i, n)
-                repaired.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                shift += length - 3
-                repairs.append((repaired.count, shift))
-                i += length
-            }
-        }
-        // The input offset of `offset` of the repaired text (offsets come in order, so each
-        // position among the repairs only moves forward).
-        func inputOffset(_ offset: Int, _ position: inout (next: Int, shift: Int)) -> Int {
-            while position.next < repairs.count && repairs[position.next].end <= offset {
-                position.shift = repairs[position.next].shift
-                position.next += 1
-            }
-            return offset + position.shift
-        }
+        // `Folder.tokens(decoding:)` repairs it (the same fold and words: a mark after a bad
+        // sequence attaches to its U+FFFD), the ranges mapped back to the input.
+        let repair = UTF8Repair(text, firstBad: invalid.byteOffset)
         var ofStart = (next: 0, shift: 0), ofEnd = (next: 0, shift: 0)
-        let invalid = try repaired.withUnsafeBufferPointer { utf8 in
-            try forEachToken(validating: utf8) { folded, original in
-                try body(folded, inputOffset(original.lowerBound, &ofStart)..<inputOffset(original.upperBound, &ofEnd))
+        let stillInvalid = try repair.repaired.withUnsafeBufferPointer { utf8 in
+            try repair.replacements.withUnsafeBufferPointer { replacements in
+                try forEachToken(validating: utf8) { folded, original in
+                    try body(folded, UTF8Repair.inputOffset(original.lowerBound, &ofStart, in: replacements)
+                                ..< UTF8Repair.inputOffset(original.upperBound, &ofEnd, in: replacements))
+                }
             }
         }
-        precondition(invalid == nil, "text repaired to valid UTF-8 was found invalid at \(invalid?.byteOffset ?? 0)")
+        precondition(stillInvalid == nil, "text repaired to valid UTF-8 was found invalid at \(stillInvalid?.byteOffset ?? 0)")
     }
 }

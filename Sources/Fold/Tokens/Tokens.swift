@@ -186,11 +186,7 @@ public struct Tokens: Sequence, Sendable {
             @inline(__always)
             func inputOffset(_ offset: Int, _ position: inout (next: Int, shift: Int)) -> Int {
                 guard let repairs else { return offset }
-                while position.next < repairCount && repairs[position.next].end <= offset {
-                    position.shift = repairs[position.next].shift
-                    position.next += 1
-                }
-                return offset + position.shift
+                return UTF8Repair.inputOffset(offset, &position, in: UnsafeBufferPointer(start: repairs, count: repairCount))
             }
 
             /// The batch's next token: folded start and end, original start and end.
