@@ -60,11 +60,11 @@ import Testing
     }
 
     /// One rule changed in the table — the period no longer joins (its class `other`) — and
-    /// every path that finds words follows it: the state machine alone, the 64-byte windows of
-    /// both scans (the cursor's, and the Tokenizer's over its padded fold), `tokens(in:)`,
-    /// `SearchIndex` and `Matcher`; and the compiled windows would too (`make generate` writes
-    /// different files, so the test above fails until they are regenerated). The words with the
-    /// change are the words without it cut at each period.
+    /// every path that finds words follows it: the state machine alone, the 64-byte windows, the
+    /// Tokenizer's own window loop, `tokens(in:)`, `SearchIndex` and `Matcher`; and the compiled
+    /// windows would too (`make generate` writes different files, so the test above fails until
+    /// they are regenerated). The words with the change are the words without it cut at each
+    /// period.
     @Test func aRuleChangedInTheTableChangesEveryPath() async throws {
         let mutated = WordBreakTable { c in c == 0x2E ? .other : WordBreakTable.classify(c) }
         #expect(!mutated.hasCompiledWindows)
@@ -82,7 +82,7 @@ import Testing
             #expect(before != expected || !text.contains("."), "the text should have words joined by a period: \(text)")
             // tokens(in:): the windows and the state machine behind them.
             #expect(changed.tokens(in: text).map(\.folded) == expected, "tokens: \(text)")
-            // The Tokenizer (the padded windows' scan).
+            // The Tokenizer's own window loop.
             var tokenizer = Tokenizer(changed)
             var fromTokenizer: [String] = []
             try tokenizer.forEachToken(inUTF8: Array(text.utf8)) { folded, _ in fromTokenizer.append(String(decoding: folded, as: UTF8.self)) }

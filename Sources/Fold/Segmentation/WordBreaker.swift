@@ -20,12 +20,9 @@ import Darwin
 /// The layer, in this folder: the data (``WordBreakTable``: each code point's class), the rules
 /// (``WordBreakRules``: each written once), and two ways to apply them with the same answers.
 /// The fast path is the state machine (``nextWord(in:from:table:)``, unit by unit), with the
-/// 64-byte windows (``ASCIIWindow``) in front of it, whose byte classes and runs are derived from
-/// the table and the rules (``WindowClasses``, compiled by `make generate`). Two scans drive the
-/// windows: over a padded fold, window after window with what crosses their edges
-/// (``scanPaddedWindows(_:count:table:_:)``, the ``Tokenizer``'s), and over any text, a few
-/// words at a time from a window at each word (``asciiWords(_:_:readable:from:table:max:mask:_:)``,
-/// the ``Cursor``'s, for `tokens(in:)`, `SearchIndex` and `Matcher`). The reference
+/// 64-byte windows in front of it (``asciiWords(_:_:readable:from:table:max:mask:_:)``, and the
+/// ``Tokenizer``'s loop over the same ``ASCIIWindow``s), whose byte classes and runs are derived
+/// from the table and the rules (``WindowClasses``, compiled by `make generate`). The reference
 /// (``referenceWords(in:pieceLimit:table:)``) is ICU's word break iterator with the decisions
 /// applied to its segments (``adjust(_:in:table:)``); it is also what text with a dictionary
 /// script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a kana voiced sound mark takes

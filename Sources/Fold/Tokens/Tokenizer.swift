@@ -196,17 +196,126 @@ public struct Tokenizer: Sendable {
         var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
                              : Mapper(UnitEnds.Mapper(unitEnds, foldedCount: o))
         if !mayNeedICU && memchr(fold, 0x40, o) == nil {
-            // No code point of the fold takes ICU's iterator: the padded windows of the
-            // segmentation layer, their words mapped back here. A text with changes of shape maps
-            // the words of each window from its bits (a window without one: a shift); a text
-            // without any, with the mapper's shift.
-            let found: Int? = try withoutActuallyEscaping(body) { body in
-                var sink = WindowMapping(fold: fold, mapper: mapper, windowMapper: changed ? mapper.ends : nil,
-                                         originalEnds: UnsafePointer(unitEnds.originalEnds), body: body)
-                defer { mapper = sink.mapper }
-                return try WordBreaker.scanPaddedWindows(fold, count: o, table: table, &sink)
+            // No code point of the fold takes ICU's iterator: the words of its 64-byte windows
+            // from their bits, one window after the other, with what the last byte of a window
+            // and the first after it carried across; at a byte a window does not decide ("_",
+            // a mark, punctuation that is not ASCII, Hangul, Hebrew: not ASCII, a letter of two
+            // bytes, an ideograph or kana), the state machine gives the next word from the end
+            // of the last one given (`resume`), and the windows start again after it.
+            var resume = 0
+            var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
+            // The last window ended with the first byte of a letter of two bytes.
+            var leadEnds = false
+            // A text with changes of shape maps the words of each window from its bits (a
+            // window without one: a shift); a text without any, with the mapper's shift.
+            let windowMapper = changed ? mapper.ends : nil, originalEnds = UnsafePointer(unitEnds.originalEnds)
+            var shiftCursor = UnitEnds.Mapper.ShiftCursor()
+            // The word that goes on in the next window, and its original start when known.
+            var pending = -1, pendingOriginal = -1, base = 0
+            while true {
+                guard base < o else {
+                    if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
+                    return nil
+                }
+                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64, table: table.pointee)
+                // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
+                // Ideographs and kana, each a word of its own, are taken after them.
+                var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
+                if w.undecided != 0 {
+                    leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: table.pointee)
+                    if w.undecided != 0 { ideographs = w.takeIdeographs(fold + base, table: table.pointee) }
+                } else {
+                    leadEnds = false
+                }
+                let givenBefore = resume
+                // The byte after the window (the fold's padding past its end: zeros).
+                let after = fold[base &+ 64]
+                let afterBits = table.pointee.windowBits(after)
+                let nextLetter = UInt64(afterBits & WordBreakTable.WindowBits.letter)
+                let nextDigit = UInt64(afterBits & WordBreakTable.WindowBits.digit) &>> 1
+                let letters = w.letters, digits = w.digits, joiners = w.joiners
+                let word = WordBreaker.ASCIIWindow.wordBytes(fold + base, 64, letters: letters, digits: digits, joiners: joiners,
+                                                             previousLetter: previousLetter, previousDigit: previousDigit,
+                                                             nextLetter: nextLetter, nextDigit: nextDigit, table: table.pointee)
+                var starts = word & ~((word &<< 1) | carry), ends = ~word & ((word &<< 1) | carry)
+                // A joiner that ends the window, before a byte the next window does not decide:
+                // its word is the word breaker's (from the last word given).
+                let stop = w.undecided != 0 || (after >= 0x80 && (ends & joiners) &>> 63 != 0)
+                if w.undecided == 0 && stop { ends &= ~(1 &<< 63) }
+                if w.undecided != 0 {
+                    // The words that end before the first undecided byte, where the byte after
+                    // them decides (a joiner needs its right neighbour decided too).
+                    let limit = UInt64(w.undecided.trailingZeroBitCount)
+                    let before: UInt64 = (1 &<< limit) &- 1
+                    ends &= before & ~(joiners & ~(before &>> 1))
+                    starts &= before
+                }
+                // The ideographs' words (before the first undecided byte, each ended there or
+                // before: the code point after each was looked at).
+                starts |= ideographs.starts
+                ends |= ideographs.ends
+                carry = word &>> 63
+                previousLetter = letters &>> 63
+                previousDigit = digits &>> 63
+                // The window's boundaries mapped from their bits (those that are not inside a unit).
+                let window = windowMapper?.window(at: base, &shiftCursor)
+                if pending >= 0 {
+                    if ends != 0 {
+                        let end = base &+ ends.trailingZeroBitCount
+                        let original = pendingOriginal >= 0 && window?.maps(end, end) == true
+                            ? Range(uncheckedBounds: (pendingOriginal, window.unsafelyUnwrapped.original(end, originalEnds)))
+                            : mapper.original(pending, end)
+                        try body(UnsafeBufferPointer(start: fold + pending, count: end &- pending), original)
+                        ends &= ends &- 1
+                        resume = end
+                        pending = -1
+                    } else if !stop {
+                        base &+= 64
+                        continue
+                    }
+                }
+                if let window {
+                    while starts != 0 && ends != 0 {
+                        let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
+                        let original = window.maps(start, end) ? window.original(start, end, originalEnds) : mapper.original(start, end)
+                        try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
+                        starts &= starts &- 1
+                        ends &= ends &- 1
+                        resume = end
+                    }
+                    if starts != 0 && pending < 0 {
+                        let start = base &+ starts.trailingZeroBitCount
+                        pendingOriginal = window.maps(start, start) ? window.original(start, originalEnds) : -1
+                    }
+                } else {
+                    pendingOriginal = -1
+                    while starts != 0 && ends != 0 {
+                        let start = base &+ starts.trailingZeroBitCount, end = base &+ ends.trailingZeroBitCount
+                        try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
+                        starts &= starts &- 1
+                        ends &= ends &- 1
+                        resume = end
+                    }
+                }
+                // A word that the window does not end goes on in the next one.
+                if starts != 0 && pending < 0 { pending = base &+ starts.trailingZeroBitCount }
+                if stop {
+                    // A window that gave no word before a byte it does not decide: text with
+                    // few ASCII words (Greek, CJK), which the word breaker takes from here on.
+                    if resume == givenBefore {
+                        break
+                    }
+                    // The state machine finds the next word (past the undecided bytes, or
+                    // holding them), and the windows start again after it.
+                    guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table.pointee) else { return nil }
+                    try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
+                    resume = next.upperBound
+                    base = resume
+                    (carry, previousLetter, previousDigit, pending, leadEnds) = (0, 0, 0, -1, false)
+                    continue
+                }
+                base &+= 64
             }
-            guard let resume = found else { return nil }
             // The word breaker goes on after the last word given; the text needs no ICU.
             words.checked = true
             words.position = resume
@@ -237,66 +346,6 @@ public struct Tokenizer: Sendable {
             }
         }
         return nil
-    }
-
-    /// The padded windows' words (``WordBreaker/scanPaddedWindows(_:count:table:_:)``) mapped to
-    /// the original and handed to the caller's closure: a word of one window from that window's
-    /// bits when it maps them, else by the ``Mapper``.
-    struct WindowMapping: WordBreaker.WindowWordSink {
-        let fold: UnsafeMutablePointer<UInt8>
-        var mapper: Mapper
-        /// Nil for a text without changes of shape (the mapper's shift maps every word).
-        let windowMapper: UnitEnds.Mapper?
-        let originalEnds: UnsafePointer<UInt32>
-        var shiftCursor = UnitEnds.Mapper.ShiftCursor()
-        /// The current window's boundaries mapped from its bits (those not inside a unit).
-        var window: UnitEnds.Window? = nil
-        /// The original start of the word that goes on into the next window, when known.
-        var pendingOriginal = -1
-        let body: (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void
-
-        init(fold: UnsafeMutablePointer<UInt8>, mapper: Mapper, windowMapper: UnitEnds.Mapper?, originalEnds: UnsafePointer<UInt32>,
-             body: @escaping (UnsafeBufferPointer<UInt8>, Range<Int>) throws -> Void) {
-            (self.fold, self.mapper, self.windowMapper, self.originalEnds, self.body) = (fold, mapper, windowMapper, originalEnds, body)
-        }
-
-        @inline(__always)
-        mutating func enterWindow(at base: Int) {
-            window = windowMapper?.window(at: base, &shiftCursor)
-        }
-
-        @inline(__always)
-        mutating func word(_ start: Int, _ end: Int) throws {
-            let original: Range<Int>
-            if let window {
-                original = window.maps(start, end) ? window.original(start, end, originalEnds) : mapper.original(start, end)
-            } else {
-                original = mapper.original(start, end)
-            }
-            try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
-        }
-
-        @inline(__always)
-        mutating func wordFromEarlierWindow(_ start: Int, _ end: Int) throws {
-            let original = pendingOriginal >= 0 && window?.maps(end, end) == true
-                ? Range(uncheckedBounds: (pendingOriginal, window.unsafelyUnwrapped.original(end, originalEnds)))
-                : mapper.original(start, end)
-            try body(UnsafeBufferPointer(start: fold + start, count: end &- start), original)
-        }
-
-        @inline(__always)
-        mutating func wordGoesOn(from start: Int) {
-            if let window {
-                pendingOriginal = window.maps(start, start) ? window.original(start, originalEnds) : -1
-            } else {
-                pendingOriginal = -1
-            }
-        }
-
-        @inline(__always)
-        mutating func wordOutsideWindows(_ start: Int, _ end: Int) throws {
-            try body(UnsafeBufferPointer(start: fold + start, count: end &- start), mapper.original(start, end))
-        }
     }
 
     /// Maps the words of a fold, in order, to the original: one shift up to the next change of
