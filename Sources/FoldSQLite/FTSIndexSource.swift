@@ -49,11 +49,13 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
     /// ```
     public func search(_ query: String, limit: Int) async throws -> LiveSearchResults<Int64> {
         try Task.checkCancellation()
-        guard let match = FTSQuery.match(query, folder: index.folder, prefixLast: true, typedDiacritics: index.typedDiacritics) else {
+        // The query's words, folded once for the MATCH and for where the search's words end.
+        let words = FTSQuery.words(of: query, folder: index.folder, typedDiacritics: index.typedDiacritics)
+        guard let match = FTSQuery.expression(words.phrases, prefixLast: true) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
         // The words the search used (its first FTSQuery.maximumWords), no more.
-        let highlighter = Matcher(String(FTSQuery.usedText(of: query, folder: index.folder)), folder: index.folder, mode: .wordPrefixes(.anyOrder))
+        let highlighter = Matcher(String(FTSQuery.usedText(of: query, end: words.usedEnd)), folder: index.folder, mode: .wordPrefixes(.anyOrder))
         return try lock.withLock {
             try interruptible {
                 let table = quoted(index.table), shown = quoted(index.columns[column])

@@ -51,7 +51,12 @@ public enum FTSQuery {
     /// What of `input` a search uses: up to the end of its ``maximumWords``th word (all of it
     /// when it has no more), for what marks matches (`Matcher`) to take no more than the search.
     static func usedText(of input: String, folder: Folder) -> Substring {
-        let end = words(of: input, folder: folder).usedEnd
+        usedText(of: input, end: words(of: input, folder: folder).usedEnd)
+    }
+
+    /// The same from the end of the last word used, as ``words(of:folder:typedDiacritics:)``
+    /// gave it (a search that has folded its query already).
+    static func usedText(of input: String, end: Int) -> Substring {
         let utf8 = input.utf8
         return Substring(utf8[utf8.startIndex..<utf8.index(utf8.startIndex, offsetBy: end)])
     }
