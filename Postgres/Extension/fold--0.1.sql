@@ -436,6 +436,16 @@ $$;
 COMMENT ON FUNCTION fold_stale_indexes() IS
     'Indexes, generated columns, materialized views and tsvector columns built with a Fold fingerprint other than the running library''s, with the command that rebuilds each';
 
+-- A relation's schema-qualified, quoted name, as the build records name it (the functions below
+-- look their rows up by it).
+CREATE FUNCTION fold_relation_name(rel regclass) RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT format('%I.%I', n.nspname, c.relname)
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = rel
+$$;
+
 -- Computes a table's generated and trigger-kept fold columns again (an UPDATE of every row,
 -- which a table rewrite would cost too) and records them as built by the running library.
 CREATE FUNCTION fold_recompute(rel regclass) RETURNS bigint
@@ -447,8 +457,7 @@ DECLARE
     first_column name;
     updated bigint;
 BEGIN
-    SELECT format('%I.%I', n.nspname, c.relname) INTO identity
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = rel;
+    identity := fold_relation_name(rel);
     SELECT a.attname INTO first_column FROM pg_attribute a
      WHERE a.attrelid = rel AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
      ORDER BY a.attnum LIMIT 1;
@@ -475,8 +484,7 @@ AS $$
 DECLARE
     identity text;
 BEGIN
-    SELECT format('%I.%I', n.nspname, c.relname) INTO identity
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = rel;
+    identity := fold_relation_name(rel);
     IF NOT EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = rel AND a.attname = fold_track_column.column_name AND NOT a.attisdropped) THEN
         RAISE EXCEPTION 'column "%" of relation % does not exist', fold_track_column.column_name, identity
             USING ERRCODE = 'undefined_column';
@@ -498,8 +506,7 @@ AS $$
 DECLARE
     identity text;
 BEGIN
-    SELECT format('%I.%I', n.nspname, c.relname) INTO identity
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = rel;
+    identity := fold_relation_name(rel);
     UPDATE fold_column_builds b SET fingerprints = fold_fingerprints(b.profiles), recorded_at = now()
      WHERE b.relation = identity AND b.column_name = fold_mark_rebuilt.column_name;
     IF NOT FOUND THEN
