@@ -7,235 +7,43 @@ extension FoldEngine {
     }
 
     /// Folds `input` into `output`. Validates UTF-8 as it goes; returns `.overflow` when
-    /// `capacity` is too small (the caller retries with the general path).
+    /// `capacity` is too small (the caller retries with more room, or the general path).
     func fastFold(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, capacity: Int) -> FastOutcome {
-        let table = fastTable
-        let n = input.count
-        guard n > 0 else { return .written(0) }
-        let src = input.baseAddress!
-        var i = 0, o = 0
-        var boundaryIn = 0, boundaryOut = 0
-        var lastCcc: UInt8 = 0
-        // The output of the last code point written, and whether it is one starter scalar.
-        var lastStart = 0, lastEnd = -1
-        var lastSingleStarter = false
-        let composes = steps.composes
-        let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
-        let swar = caseOnly || asciiIdentity
-        let asciiMap = table.asciiMap
-        let quick = table.quick
-        do {
-            while i < n {
-                // ASCII, sixteen bytes a step, when only A-Z change.
-                let runStart = i
-                if swar {
-                    // Sixteen bytes at a time while they are all plain ASCII (two eight-byte
-                    // words: the next load waits for no compare), then one step up to the first
-                    // byte that is not, or the text's last bytes, fewer than sixteen, from the
-                    // sixteen that end it: no byte loop whose length the text decides (text with
-                    // accents comes here at its start and end and after each mark the fold
-                    // removes).
-                    while i &+ 16 <= n && o &+ 16 <= capacity {
-                        let w1 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
-                        let w2 = UnsafeRawPointer(src + i + 8).loadUnaligned(as: UInt64.self)
-                        if cfold_special_bytes8(w1) | cfold_special_bytes8(w2) != 0 { break }
-                        let f1 = caseOnly ? cfold_lowercase_ascii8(w1) : w1
-                        let f2 = caseOnly ? cfold_lowercase_ascii8(w2) : w2
-                        UnsafeMutableRawPointer(output + o).storeBytes(of: f1, as: UInt64.self)
-                        UnsafeMutableRawPointer(output + o + 8).storeBytes(of: f2, as: UInt64.self)
-                        i &+= 16
-                        o &+= 16
-                    }
-                    if i &+ 16 <= n && o &+ 16 <= capacity {
-                        let k = Self.asciiStep16(src + i, output + o, caseOnly: caseOnly)
-                        i &+= k
-                        o &+= k
-                    } else if i < n && n >= 16 && o >= 16 && o &+ 16 <= capacity {
-                        let k = Self.asciiTail16(src + (n &- 16), skip: i &- (n &- 16), output + o, caseOnly: caseOnly)
-                        i &+= k
-                        o &+= k
-                    }
-                }
-                // The rest of the ASCII run, a byte at a time; the state once at its end.
-                while i < n && o < capacity {
-                    let b = src[i]
-                    if b >= 0x80 { break }
-                    output[o] = asciiMap[Int(b)]
-                    i += 1
-                    o += 1
-                }
-                if i > runStart {
-                    boundaryIn = i - 1
-                    boundaryOut = o - 1
-                    lastStart = o - 1
-                    lastEnd = o
-                    lastCcc = 0
-                    lastSingleStarter = true
-                }
-                guard i < n else { break }
-                let b0 = src[i]
-                if b0 < 0x80 { return .overflow }  // ASCII left over only when the output is full
-                // Decode and validate one multi-byte scalar (two and three bytes inline).
-                let value: UInt32, length: Int
-                let short = UTF8Decoder.decodeShort(src, i, n)
-                if short != 0 {
-                    value = UInt32(truncatingIfNeeded: short)
-                    length = Int(short >> 32)
-                } else {
-                    guard let (v, l) = UTF8Decoder.decode(src, i, n) else { return .invalid(i) }
-                    value = v
-                    length = l
-                }
-                if value < 0x10000 {
-                    var q = QuickWord(raw: Atomics.loadRelaxed(quick + Int(value)))
-                    if q.isPresent && o + 8 <= capacity {
-                        // Simple code points: one word out each, the state once at the end of
-                        // the run. Two- and three-byte sequences are decoded from one four-byte
-                        // load; ASCII between them goes sixteen bytes a step, advancing to the
-                        // first byte that is not plain ASCII.
-                        var length = length
-                        var voicedStart = -1
-                        run: while true {
-                            UnsafeMutableRawPointer(output + o).storeBytes(of: q.bytes, as: UInt32.self)
-                            o &+= q.count
-                            i &+= length
-                            var w: UInt32
-                            while true {
-                                guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
-                                w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
-                                if w & 0x80 != 0 { break }
-                                guard swar, i &+ 16 <= n, o &+ 16 <= capacity else { break run }
-                                let k = Self.asciiStep16(src + i, output + o, caseOnly: caseOnly)
-                                guard k != 0 else { break run }  // a control byte: the table
-                                i &+= k
-                                o &+= k
-                                q = QuickWord.ascii
-                            }
-                            // Valid two- and three-byte sequences only (surrogates have no
-                            // quick word).
-                            guard let (v, l) = UTF8Decoder.decodeTwoOrThree(w) else { break }
-                            length = l
-                            let next = QuickWord(raw: Atomics.loadRelaxed(quick + Int(truncatingIfNeeded: v)))
-                            if !next.isPresent {
-                                // A voicing mark after kana (ｶﾞ, か\u{3099}): composed here.
-                                if composes && q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3,
-                                   let composite = table.voicedKana(UTF8Decoder.threeByteValue(q.bytes), v) {
-                                    UnsafeMutableRawPointer(output + (o &- 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
-                                    voicedStart = UTF8Decoder.scalarStart(before: i, in: src)
-                                    i &+= length  // the mark's
-                                }
-                                break
-                            }
-                            q = next
-                        }
-                        if voicedStart >= 0 {
-                            // The composite spans the kana and the mark; the mark's class ends it.
-                            boundaryIn = voicedStart
-                            boundaryOut = o &- 3
-                            lastStart = o &- 3
-                            lastEnd = o
-                            lastSingleStarter = true
-                            lastCcc = table.voicingClass
-                            continue
-                        }
-                        // The state once: the last code point written (its input starts after
-                        // the continuation bytes before `i`).
-                        let startIn = UTF8Decoder.scalarStart(before: i, in: src)
-                        let startOut = o &- q.count
-                        boundaryIn = startIn
-                        boundaryOut = startOut
-                        lastStart = startOut
-                        lastEnd = o
-                        lastSingleStarter = q.isOneScalar
-                        lastCcc = q.trailingClass
-                        continue
-                    }
-                }
-                let slot = table.slot(value)
-                let entry = slot.entry
-                let firstCcc = slot.firstClass
-                if composes && entry.has(FastEntry.backward) && !entry.has(FastEntry.general) && lastSingleStarter && lastCcc == 0 && lastEnd == o {
-                    // A code point that can combine with the one before (a voicing mark, a
-                    // Hangul vowel): compose it with the starter just written, when the entry
-                    // is one scalar.
-                    let x = entry.isIdentity ? value : UTF8Decoder.decodeOne(slot.foldBytes, 0, entry.length) ?? 0
-                    if x != 0, let starter = UTF8Decoder.decodeOne(UnsafePointer(output), lastStart, o) {
-                        if let composite = table.composePair(starter, x) {
-                            guard let end = Self.write(composite, to: output, at: lastStart, capacity: capacity) else { return .overflow }
-                            o = end
-                            lastEnd = o
-                            // The composite decomposes to the starter and x: x's class ends it.
-                            lastCcc = firstCcc
-                            i += length
-                            continue
-                        }
-                        if firstCcc >= lastCcc {
-                            guard let end = Self.write(x, to: output, at: o, capacity: capacity) else { return .overflow }
-                            lastStart = o
-                            o = end
-                            lastEnd = o
-                            lastCcc = slot.lastClass
-                            lastSingleStarter = firstCcc == 0
-                            i += length
-                            continue
-                        }
-                    }
-                }
-                if entry.raw & (FastEntry.general | FastEntry.backward | FastEntry.tail) != 0 || (!entry.isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
-                    // Neighbours interact: fold from the last boundary to the next one with the
-                    // general path. A `tail` code point that starts clean is its own boundary.
-                    if slot.isBoundary {
-                        boundaryIn = i
-                        boundaryOut = o
-                    }
-                    switch foldSegment(src, n, from: boundaryIn, after: i + length, into: output, at: boundaryOut, capacity: capacity) {
-                    case .written(let end, let next, let ccc):
-                        o = end
-                        i = next
-                        lastCcc = ccc
-                        lastSingleStarter = false
-                        continue
-                    case .overflow: return .overflow
-                    case .invalid(let at): return .invalid(at)
-                    }
-                }
-                if entry.isEmpty {
-                    i += length
-                    continue
-                }
-                if firstCcc == 0 {
-                    boundaryIn = i
-                    boundaryOut = o
-                }
-                let start = o
-                if entry.isIdentity {
-                    if i + 4 <= n && o + 4 <= capacity {
-                        UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self), as: UInt32.self)
-                    } else {
-                        guard o + length <= capacity else { return .overflow }
-                        for k in 0..<length { output[o + k] = src[i + k] }
-                    }
-                    o += length
-                    lastSingleStarter = firstCcc == 0
-                } else {
-                    let bytes = slot.foldBytes
-                    let count = entry.length
-                    if count <= 8 && o + 8 <= capacity {
-                        UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    } else {
-                        guard o + count <= capacity else { return .overflow }
-                        for k in 0..<count { output[o + k] = bytes[k] }
-                    }
-                    o += count
-                    lastSingleStarter = firstCcc == 0 && UTF8Decoder.sequenceLength(lead: bytes[0]) == count
-                }
-                lastStart = start
-                lastEnd = o
-                lastCcc = slot.lastClass
-                i += length
-            }
-            return .written(o)
+        guard let src = input.baseAddress, input.count > 0 else { return .written(0) }
+        var log = NoShapeLog(), mayNeedICU = false
+        switch foldScalars(src, input.count, into: output, capacity: capacity, recording: &log, mayNeedICU: &mayNeedICU) {
+        case .written(let count): return .written(count)
+        case .overflow: return .overflow
+        case .invalid(let at): return .invalid(at)
+        case .interacts: fatalError("a fold that records no shape folds interacting code points itself")
         }
+    }
+
+    /// What ``foldScalars(_:_:into:capacity:recording:mayNeedICU:)`` gives.
+    enum ScalarFoldOutcome {
+        /// The fold's length.
+        case written(Int)
+        /// The fold outgrew the room given.
+        case overflow
+        /// Where the input stops being valid UTF-8.
+        case invalid(Int)
+        /// A code point whose fold interacts with its neighbours (a mark out of order, one that
+        /// combines backward), where `Log` records shapes: the general path must fold the text.
+        case interacts
+    }
+
+    /// The fold, code point by code point: the one fold loop (``ScalarFold``), specialized
+    /// for each log. `log` is told of each unit whose shape changed, in order (``ShapeLog``).
+    /// Where it records shapes, `mayNeedICU` is set when a code point written may send the word
+    /// breaker to ICU (its quick word or entry says so, or the class of a kana composed with
+    /// its voicing mark) (``TokenText/Header/mayNeedICU``).
+    func foldScalars<Log: ShapeLog>(_ src: UnsafePointer<UInt8>, _ n: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
+                                    recording log: inout Log, mayNeedICU: inout Bool) -> ScalarFoldOutcome {
+        var fold = ScalarFold(self, src, n, into: output, capacity: capacity, log: log)
+        let outcome = fold.run()
+        log = fold.log
+        if Log.recordsShape && fold.mayNeedICU { mayNeedICU = true }
+        return outcome
     }
 
     enum SegmentOutcome {

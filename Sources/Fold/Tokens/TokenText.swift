@@ -169,18 +169,19 @@ extension TokenText {
             let text = allocate(original: utf8, foldCapacity: capacity)
             var changes = ChangeLog()
             var mayNeedICU = false
-            guard let written = fill(src, n, text.elements + n, capacity, &changes, &mayNeedICU, engine) else {
-                changes.deallocate()
-                capacity = FoldEngine.expandedCapacity(n)
-                continue
-            }
-            switch written {
-            case .success(let o):
+            switch engine.foldScalars(src, n, into: text.elements + n, capacity: capacity, recording: &changes, mayNeedICU: &mayNeedICU) {
+            case .written(let o):
                 text.finish(originalCount: n, foldedCount: o, changes: changes.base, changeCount: changes.count, mayNeedICU: mayNeedICU)
                 return .made(text)
-            case .failure(let failure):
+            case .overflow:
                 changes.deallocate()
-                return failure.invalidAt.map { .invalid($0) } ?? .general
+                capacity = FoldEngine.expandedCapacity(n)
+            case .invalid(let at):
+                changes.deallocate()
+                return .invalid(at)
+            case .interacts:
+                changes.deallocate()
+                return .general
             }
         }
     }

@@ -144,7 +144,7 @@ public struct Tokenizer: Sendable {
         }
         var capacity = 2 * n + 8
         var mayNeedICU = false
-        var written: Result<Int, TokenText.Failure>
+        var written: FoldEngine.ScalarFoldOutcome
         // The changes of shape as unit ends (``UnitEnds``), or, for a text whose offsets do not
         // fit them or whose fold is much longer, as a change log (taken out of the buffers for
         // the fold: an inout access to a class's stored property is checked for exclusivity at
@@ -159,29 +159,24 @@ public struct Tokenizer: Sendable {
         while true {
             fold = buffers.reserve(capacity)
             mayNeedICU = false
-            let w: Result<Int, TokenText.Failure>?
             if usesLog {
                 log.removeAll()
-                w = TokenText.fill(src, n, fold, capacity, &log, &mayNeedICU, engine)
+                written = engine.foldScalars(src, n, into: fold, capacity: capacity, recording: &log, mayNeedICU: &mayNeedICU)
             } else {
-                w = TokenText.fill(src, n, fold, capacity, &unitEnds, &mayNeedICU, engine)
+                written = engine.foldScalars(src, n, into: fold, capacity: capacity, recording: &unitEnds, mayNeedICU: &mayNeedICU)
                 // Zero again unless the text goes on with them (up to where they were written).
-                if case .success = w {} else { unitEnds.clear(upTo: capacity) }
+                if case .written = written {} else { unitEnds.clear(upTo: capacity) }
             }
-            if let w {
-                written = w
-                break
-            }
+            guard case .overflow = written else { break }
             capacity = FoldEngine.expandedCapacity(n)
             usesLog = true
         }
         buffers.changes = log
         let o: Int
         switch written {
-        case .success(let count): o = count
-        case .failure(let failure):
-            if let at = failure.invalidAt { return InvalidUTF8Error(byteOffset: at) }
-            return try general(utf8, body)
+        case .written(let count): o = count
+        case .invalid(let at): return InvalidUTF8Error(byteOffset: at)
+        case .interacts, .overflow: return try general(utf8, body)
         }
         // Whether the fold changed the shape of anything; if it did, the unit ends' bitmaps
         // are zero again for the next text, whatever happens here.

@@ -1,16 +1,3 @@
-/// What the per-scalar fold (``TokenText/fill(_:_:_:_:_:_:_:)``) tells of the changes of shape
-/// between the input and its fold, unit by unit, in order: a ``TokenText/ChangeLog`` of runs
-/// (kept with a ``TokenText``), or ``UnitEnds`` (the ``Tokenizer``'s).
-protocol ShapeLog {
-    /// `foldedLength` bytes of the fold at `foldedStart` came from `originalLength` bytes of
-    /// the input at `originalStart`, as a whole, and their shape differs.
-    mutating func recordUnit(_ foldedStart: Int, _ foldedLength: Int, _ originalStart: Int, _ originalLength: Int)
-    /// The unit written last (`unitFoldedStart..<unitFoldedEnd` of the fold, from
-    /// `unitOriginalStart`) now comes from the input up to `originalEnd`: a code point that
-    /// folds to nothing joined it, or the voicing mark a kana was composed with.
-    mutating func recordExtension(unitFoldedStart: Int, unitFoldedEnd: Int, unitOriginalStart: Int, originalEnd: Int)
-}
-
 /// The changes of shape of a fold as the ``Tokenizer`` maps words with them: at each boundary
 /// of the fold where a unit whose shape changed ends, the original offset there (``originalEnds``,
 /// written only there), and two bitmaps over the fold's boundaries (0 through its length): those
