@@ -20,9 +20,9 @@ import Darwin
 /// The layer, in this folder: the data (``WordBreakTable``: each code point's class), the rules
 /// (``WordBreakRules``: each written once), and two ways to apply them with the same answers.
 /// The fast path is the state machine (``nextWord(in:from:table:)``, unit by unit), with the
-/// 64-byte windows in front of it (``asciiWords(_:_:readable:from:table:max:mask:_:)``, and the
-/// ``Tokenizer``'s loop over the same ``ASCIIWindow``s), whose byte classes and runs are derived
-/// from the table and the rules (``WindowClasses``, compiled by `make generate`). The reference
+/// 64-byte windows in front of it (``WindowScan``, the one driver that the cursor's
+/// ``asciiWords(_:_:readable:from:table:max:mask:_:)`` and the ``Tokenizer`` loop over), whose
+/// byte classes and runs are derived from the table and the rules (``WindowClasses``, compiled by `make generate`). The reference
 /// (``referenceWords(in:pieceLimit:table:)``) is ICU's word break iterator with the decisions
 /// applied to its segments (``adjust(_:in:table:)``); it is also what text with a dictionary
 /// script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a kana voiced sound mark takes
@@ -55,7 +55,7 @@ enum WordBreaker {
     /// its katakana runs decide boundaries from more than the neighbouring units, so a fast
     /// path that stopped where it met such a code point could disagree with ICU before it.
     ///
-    /// The fast path reads ASCII 64 bytes at a time (``asciiWords(_:_:from:table:max:_:)``) and
+    /// The fast path reads ASCII 64 bytes at a time (``asciiWords(_:_:readable:from:table:max:mask:_:)``) and
     /// hands each word it cannot decide there to the state machine (``nextWord(in:from:table:)``).
     struct Cursor {
         /// Where the last word ended.
@@ -80,8 +80,8 @@ enum WordBreaker {
 
         /// Calls `emit(start, end)` for the next words, at most `max` (at least one), in order;
         /// returns how many (0 at the end).
-        /// `readable` bytes at the text's start may be read (its count, or more when padding
-        /// follows it: the windows then never copy).
+        /// `readable` bytes at the text's start may be read (its count, or more when padding of
+        /// zeros follows it: the windows then never copy).
         /// When `mask` is given, the words of an ASCII window that the window decides on its own
         /// (all of them up to the first it does not) are not emitted but handed over there, after
         /// the words emitted (which come first), and the call ends with them.

@@ -198,60 +198,24 @@ public struct Tokenizer: Sendable {
             // bytes, an ideograph or kana), the state machine gives the next word from the end
             // of the last one given (`resume`), and the windows start again after it.
             var resume = 0
-            var carry: UInt64 = 0, previousLetter: UInt64 = 0, previousDigit: UInt64 = 0
-            // The last window ended with the first byte of a letter of two bytes.
-            var leadEnds = false
+            var scan = WordBreaker.WindowScan(at: 0)
             // A text with changes of shape maps the words of each window from its bits (a
             // window without one: a shift); a text without any, with the mapper's shift.
             let windowMapper = changed ? mapper.ends : nil, originalEnds = UnsafePointer(unitEnds.originalEnds)
             var shiftCursor = UnitEnds.Mapper.ShiftCursor()
             // The word that goes on in the next window, and its original start when known.
-            var pending = -1, pendingOriginal = -1, base = 0
+            var pending = -1, pendingOriginal = -1
             while true {
+                let base = scan.base
                 guard base < o else {
                     if pending >= 0 { try body(UnsafeBufferPointer(start: fold + pending, count: o &- pending), mapper.original(pending, o)) }
                     return nil
                 }
-                var w = WordBreaker.ASCIIWindow(fold + base, 64, readable: 64, table: table.pointee)
-                // Letters of two bytes decided as ASCII letters are (Greek, Cyrillic words).
-                // Ideographs and kana, each a word of its own, are taken after them.
-                var ideographs: (starts: UInt64, ends: UInt64) = (0, 0)
-                if w.undecided != 0 {
-                    leadEnds = w.takeTwoByteLetters(fold + base, continued: leadEnds, table: table.pointee)
-                    if w.undecided != 0 { ideographs = w.takeIdeographs(fold + base, table: table.pointee) }
-                } else {
-                    leadEnds = false
-                }
+                // The window's words (``WordBreaker/WindowScan``), mapped and given here.
+                let found = scan.next(fold, count: o, readable: o &+ TokenText.padding, padded: true, table: table.pointee)
+                var starts = found.starts, ends = found.ends
+                let stop = found.stop
                 let givenBefore = resume
-                // The byte after the window (the fold's padding past its end: zeros).
-                let after = fold[base &+ 64]
-                let afterBits = table.pointee.windowBits(after)
-                let nextLetter = UInt64(afterBits & WordBreakTable.WindowBits.letter)
-                let nextDigit = UInt64(afterBits & WordBreakTable.WindowBits.digit) &>> 1
-                let letters = w.letters, digits = w.digits, joiners = w.joiners
-                let word = WordBreaker.ASCIIWindow.wordBytes(fold + base, 64, letters: letters, digits: digits, joiners: joiners,
-                                                             previousLetter: previousLetter, previousDigit: previousDigit,
-                                                             nextLetter: nextLetter, nextDigit: nextDigit, table: table.pointee)
-                var starts = word & ~((word &<< 1) | carry), ends = ~word & ((word &<< 1) | carry)
-                // A joiner that ends the window, before a byte the next window does not decide:
-                // its word is the word breaker's (from the last word given).
-                let stop = w.undecided != 0 || (after >= 0x80 && (ends & joiners) &>> 63 != 0)
-                if w.undecided == 0 && stop { ends &= ~(1 &<< 63) }
-                if w.undecided != 0 {
-                    // The words that end before the first undecided byte, where the byte after
-                    // them decides (a joiner needs its right neighbour decided too).
-                    let limit = UInt64(w.undecided.trailingZeroBitCount)
-                    let before: UInt64 = (1 &<< limit) &- 1
-                    ends &= before & ~(joiners & ~(before &>> 1))
-                    starts &= before
-                }
-                // The ideographs' words (before the first undecided byte, each ended there or
-                // before: the code point after each was looked at).
-                starts |= ideographs.starts
-                ends |= ideographs.ends
-                carry = word &>> 63
-                previousLetter = letters &>> 63
-                previousDigit = digits &>> 63
                 // The window's boundaries mapped from their bits (those that are not inside a unit).
                 let window = windowMapper?.window(at: base, &shiftCursor)
                 if pending >= 0 {
@@ -265,7 +229,6 @@ public struct Tokenizer: Sendable {
                         resume = end
                         pending = -1
                     } else if !stop {
-                        base &+= 64
                         continue
                     }
                 }
@@ -305,11 +268,10 @@ public struct Tokenizer: Sendable {
                     guard let next = WordBreaker.nextWord(in: folded, from: resume, table: table.pointee) else { return nil }
                     try body(UnsafeBufferPointer(start: fold + next.lowerBound, count: next.count), mapper.original(next.lowerBound, next.upperBound))
                     resume = next.upperBound
-                    base = resume
-                    (carry, previousLetter, previousDigit, pending, leadEnds) = (0, 0, 0, -1, false)
+                    scan = WordBreaker.WindowScan(at: resume)
+                    pending = -1
                     continue
                 }
-                base &+= 64
             }
             // The word breaker goes on after the last word given; the text needs no ICU.
             words.checked = true
