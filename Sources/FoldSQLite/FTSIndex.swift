@@ -314,10 +314,9 @@ public final class FTSIndex {
                               _ body: (Int64, [UnsafeRawBufferPointer], [[Range<Int>]]) throws -> Bool) throws {
         // The query folded once: its plain words mark, its typed ones (when the index keeps
         // typed diacritics) search.
-        let plain = FTSQuery.words(of: query, folder: folder).phrases
-        let searched = typedDiacritics ? FTSQuery.words(of: query, folder: folder, typedDiacritics: true).phrases : plain
-        guard let match = FTSQuery.expression(searched, prefixLast: prefixLast) else { return }
-        let highlighter = Highlighter(phrases: plain, folder: folder, prefixLast: prefixLast)
+        let words = FTSQuery.words(of: query, folder: folder, typedDiacritics: typedDiacritics)
+        guard let match = FTSQuery.expression(words.searched, prefixLast: prefixLast) else { return }
+        let highlighter = Highlighter(phrases: words.plain, folder: folder, prefixLast: prefixLast)
         let columnList = columns.map(quoted).joined(separator: ", ")
         let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")
         s.bind(1, match)

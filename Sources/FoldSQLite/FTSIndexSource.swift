@@ -51,11 +51,13 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
         try Task.checkCancellation()
         // The query's words, folded once for the MATCH and for where the search's words end.
         let words = FTSQuery.words(of: query, folder: index.folder, typedDiacritics: index.typedDiacritics)
-        guard let match = FTSQuery.expression(words.phrases, prefixLast: true) else {
+        guard let match = FTSQuery.expression(words.searched, prefixLast: true) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
-        // The words the search used (its first FTSQuery.maximumWords), no more.
-        let highlighter = Matcher(String(FTSQuery.usedText(of: query, end: words.usedEnd)), folder: index.folder, mode: .wordPrefixes(.anyOrder))
+        // The words the search used (its first FTSQuery.maximumWords), no more, marked from
+        // the same fold.
+        let highlighter = Matcher(foldedWords: words.plain.flatMap { $0 }, of: String(FTSQuery.usedText(of: query, end: words.usedEnd)),
+                                  folder: index.folder, order: .anyOrder)
         return try lock.withLock {
             try interruptible {
                 let table = quoted(index.table), shown = quoted(index.columns[column])

@@ -26,7 +26,7 @@ public enum FTSQuery {
     /// With `typedDiacritics` (for a table whose tokenizer has `typed_diacritics`), a word typed
     /// with a diacritic is passed on with it, so the tokenizer can find only that diacritic.
     public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false) -> String? {
-        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).phrases, prefixLast: prefixLast)
+        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).searched, prefixLast: prefixLast)
     }
 
     /// The MATCH expression of phrases of folded words (nil when there are none).
@@ -61,10 +61,22 @@ public enum FTSQuery {
         return Substring(utf8[utf8.startIndex..<utf8.index(utf8.startIndex, offsetBy: end)])
     }
 
-    /// The folded words of `input` grouped into phrases (words that touch in the input), the
-    /// first ``maximumWords`` of them, how many more there were, and where the last word used
-    /// ends in `input` (its byte count when none was left out).
-    static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> (phrases: [[[UInt8]]], ignored: Int, usedEnd: Int) {
+    /// A query's words, folded once: what it searches and what marks its matches.
+    struct Words {
+        /// The words grouped into phrases (words that touch in the input), as the MATCH
+        /// takes them: a word typed with a diacritic in its typed form, where asked.
+        var searched: [[[UInt8]]] = []
+        /// The same phrases of plain folded words (what marks matches).
+        var plain: [[[UInt8]]] = []
+        /// How many words past ``maximumWords`` were left out.
+        var ignored = 0
+        /// Where the last word used ends in the input (its byte count when none was left out).
+        var usedEnd: Int
+    }
+
+    /// The folded words of `input`: the first ``maximumWords`` of them, as phrases, with how
+    /// many more there were and where the last one used ends.
+    static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> Words {
         // ASCII has no diacritic to keep: no typed folder to make. Making it cannot fail (as in
         // `Matcher.init`: it needs a subset of the ICU services `folder` already has); were it
         // to, dropping the option would change the answer, so it stops instead.
@@ -74,32 +86,35 @@ public enum FTSQuery {
                 fatalError("FTSQuery: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did not: \(error)")
             }
         }
-        var phrases: [[[UInt8]]] = []
-        var lastEnd = -1, used = 0, ignored = 0, usedEnd = input.utf8.count
+        var words = Words(usedEnd: input.utf8.count)
+        var lastEnd = -1, used = 0
         var bytes = Array(input.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             let text = UnsafeBufferPointer(buffer)
             DocumentTokens.forEach(in: text, folder: folder) { folded, start, end in
                 guard used < maximumWords else {
-                    if ignored == 0 { usedEnd = max(0, lastEnd) }
-                    ignored += 1
+                    if words.ignored == 0 { words.usedEnd = max(0, lastEnd) }
+                    words.ignored += 1
                     return true
                 }
                 used += 1
-                var word = Array(folded)
+                let word = Array(folded)
+                var searched = word
                 if let typed, let form = typedForm(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<end])),
                                                    plain: UnsafeRawBufferPointer(folded), typed: typed, folder: folder) {
-                    word = form
+                    searched = form
                 }
-                if start <= lastEnd, !phrases.isEmpty {
-                    phrases[phrases.count - 1].append(word)
+                if start <= lastEnd, !words.plain.isEmpty {
+                    words.plain[words.plain.count - 1].append(word)
+                    words.searched[words.searched.count - 1].append(searched)
                 } else {
-                    phrases.append([word])
+                    words.plain.append([word])
+                    words.searched.append([searched])
                 }
                 lastEnd = end
                 return true
             }
         }
-        return (phrases, ignored, usedEnd)
+        return words
     }
 }

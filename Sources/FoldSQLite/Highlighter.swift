@@ -18,7 +18,7 @@ struct Highlighter {
     private let multiWord: Bool
 
     init(query: String, folder: Folder, prefixLast: Bool) {
-        self.init(phrases: FTSQuery.words(of: query, folder: folder).phrases, folder: folder, prefixLast: prefixLast)
+        self.init(phrases: FTSQuery.words(of: query, folder: folder).plain, folder: folder, prefixLast: prefixLast)
     }
 
     /// Phrases as ``FTSQuery`` made them (each a list of folded words).

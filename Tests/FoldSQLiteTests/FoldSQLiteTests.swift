@@ -556,4 +556,26 @@ let extensionPath: String = {
         #expect(FTSQuery.usedText(of: "short query", folder: folder) == "short query")
         #expect(FTSQuery.ignoredWordCount(in: "short query", folder: folder) == 0)
     }
+
+    /// The live search folds its query once: a Matcher made from the words of that fold marks
+    /// what a Matcher folding the used text itself marks, for every profile, on queries with
+    /// accents, ligatures, kana, punctuation between words and words past the cap.
+    @Test func marksFromTheQuerysOneFoldEqualAMatchersOwn() throws {
+        let queries = ["Crème brû", "ŁÓDŹ kra", "ﬁnal straße", "ｶﾞｷﾞ か\u{3099}", "AT&T l'été", "e\u{301}te\u{301}", "Ὀδυσσεύς",
+                       "a.b.c 3.14", "", "   ", (1...70).map { "w\($0)" }.joined(separator: " ")]
+        let texts = ["Crème brûlée, crème fraîche", "Łódź Kraków", "final strasse STRASSE", "ガギ が", "AT&T L'ÉTÉ l'ete", "été ete",
+                     "ὀδυσσεύς ΟΔΥΣΣΕΥΣ", "a.b.c 3.14 abc", (1...70).map { "w\($0)x" }.joined(separator: " ")]
+        for profile in FoldProfile.presets {
+            let folder = try Folder(profile)
+            for query in queries {
+                let words = FTSQuery.words(of: query, folder: folder)
+                let fromWords = Matcher(foldedWords: words.plain.flatMap { $0 }, of: query, folder: folder, order: .anyOrder)
+                let own = Matcher(String(FTSQuery.usedText(of: query, end: words.usedEnd)), folder: folder, mode: .wordPrefixes(.anyOrder))
+                #expect(fromWords.queryWords == own.queryWords, "\(profile.name) \(query)")
+                for text in texts {
+                    #expect(fromWords.matches(in: text) == own.matches(in: text), "\(profile.name) \(query) in \(text)")
+                }
+            }
+        }
+    }
 }

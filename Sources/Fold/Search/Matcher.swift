@@ -63,7 +63,8 @@ public struct Matcher: Sendable {
     /// Per folded query byte: whether the query character there was typed with a diacritic or
     /// case that must be respected, and its "typed" fold.
     let typedFolder: Folder?
-    let query_: FoldedText
+    /// The query's fold with its map (nil for a matcher made from folded words).
+    let query_: FoldedText?
 
     /// Builds a matcher; the query is folded once, here.
     ///
@@ -98,6 +99,34 @@ public struct Matcher: Sendable {
                 preconditionFailure("Matcher: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did: \(error)")
             }
         }
+    }
+
+    /// A matcher of words already folded by `folder`, each a prefix of a word of the text
+    /// (``Mode/wordPrefixes(_:)``), with no options: for a search that has folded its query
+    /// once for something else too (FoldSQLite's live search: the MATCH and the marks).
+    /// `query` is what the words came from; ``foldedQuery`` is the words joined by spaces.
+    ///
+    /// ```swift
+    /// let m = Matcher(foldedWords: [Array("creme".utf8)], of: "Crème", folder: folder, order: .anyOrder)
+    /// m.matches(in: "Crème brûlée").count   // 1
+    /// ```
+    package init(foldedWords words: [[UInt8]], of query: String, folder: Folder, order: WordOrder) {
+        self.query = query
+        self.folder = folder
+        mode = .wordPrefixes(order)
+        options = []
+        var key: [UInt8] = [], ranges: [Range<Int>] = []
+        for word in words {
+            if !key.isEmpty { key.append(0x20) }
+            ranges.append(key.count..<(key.count + word.count))
+            key += word
+        }
+        queryKey = key
+        queryWordRanges = ranges
+        queryWords = words
+        foldedQuery = String(decoding: key, as: UTF8.self)
+        typedFolder = nil
+        query_ = nil
     }
 
     // MARK: One text
@@ -213,7 +242,7 @@ public struct Matcher: Sendable {
     /// Checks what the user typed: for each query character typed with a diacritic or case to
     /// respect, the text's character under the match must fold to the same "typed" form.
     func verifyTyped(_ t: FoldedText, spans: [Range<Int>], queryStarts: [Int]) -> Bool {
-        guard let typedFolder else { return true }
+        guard let typedFolder, let query_ else { return true }
         let queryUTF8 = query_.original.utf8, textUTF8 = t.original.utf8
         func slice(_ utf8: String.UTF8View, _ r: Range<Int>) -> Substring {
             let start = utf8.index(utf8.startIndex, offsetBy: r.lowerBound), end = utf8.index(utf8.startIndex, offsetBy: r.upperBound)
