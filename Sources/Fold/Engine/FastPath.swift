@@ -32,18 +32,303 @@ extension FoldEngine {
         case interacts
     }
 
-    /// The fold, code point by code point: the one fold loop (``ScalarFold``), specialized
-    /// for each log. `log` is told of each unit whose shape changed, in order (``ShapeLog``).
-    /// Where it records shapes, `mayNeedICU` is set when a code point written may send the word
-    /// breaker to ICU (its quick word or entry says so, or the class of a kana composed with
-    /// its voicing mark) (``TokenText/Header/mayNeedICU``).
+    /// The fold, code point by code point: the one fold loop. Each code point's fold comes from
+    /// the fast table (a quick word, or its entry); ASCII goes sixteen bytes a step; a voicing
+    /// mark after kana composes here. Where neighbours interact, a fold that records nothing
+    /// (``NoShapeLog``, the fold itself) folds the segment from the last boundary with the
+    /// general path (``foldSegment(_:_:from:after:into:at:capacity:)``) and goes on; a fold
+    /// that records the shape of each change (the tokens') stops with `.interacts`.
+    ///
+    /// `log` is told of each unit whose shape changed, in order (``ShapeLog``). Where it
+    /// records shapes, `mayNeedICU` is set when a code point written may send the word breaker
+    /// to ICU (its quick word or entry says so, or the class of a kana composed with its
+    /// voicing mark) (``TokenText/Header/mayNeedICU``).
     func foldScalars<Log: ShapeLog>(_ src: UnsafePointer<UInt8>, _ n: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
                                     recording log: inout Log, mayNeedICU: inout Bool) -> ScalarFoldOutcome {
-        var fold = ScalarFold(self, src, n, into: output, capacity: capacity, log: log)
-        let outcome = fold.run()
-        log = fold.log
-        if Log.recordsShape && fold.mayNeedICU { mayNeedICU = true }
-        return outcome
+        let table = fastTable
+        var i = 0, o = 0
+        // Where the general path would start again: the last boundary, in the input and the fold.
+        var boundaryIn = 0, boundaryOut = 0
+        var lastCcc: UInt8 = 0
+        // The output of the last unit written, whether it is one starter scalar, and where its
+        // input starts (-1 before the first).
+        var lastStart = 0, lastEnd = -1, lastStartIn = -1
+        var lastSingleStarter = false
+        // The quick words written, or-ed (for their needsWordDictionary bit); the other code
+        // points written set `mayNeedICU` from their entries.
+        var quickWords: UInt64 = 0
+        defer { if Log.recordsShape && QuickWord(raw: quickWords).needsWordDictionary { mayNeedICU = true } }
+        let composes = steps.composes
+        let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
+        let swar = caseOnly || asciiIdentity
+        let asciiMap = table.asciiMap
+        let quick = table.quick
+        while i < n {
+            // ASCII, sixteen bytes a step, when only A-Z change.
+            let runStart = i
+            if swar {
+                // Sixteen bytes at a time while they are all plain ASCII (two eight-byte
+                // words: the next load waits for no compare), then one step up to the first
+                // byte that is not, or the text's last bytes, fewer than sixteen, from the
+                // sixteen that end it: no byte loop whose length the text decides (text with
+                // accents comes here at its start and end and after each mark the fold
+                // removes).
+                while i &+ 16 <= n && o &+ 16 <= capacity {
+                    let k = Self.asciiStep16(src + i, output + o, caseOnly: caseOnly)
+                    // A whole step moves on by sixteen, not by the count: the next load then
+                    // waits for no compare (long ASCII runs).
+                    guard k == 16 else {
+                        i &+= k
+                        o &+= k
+                        break
+                    }
+                    i &+= 16
+                    o &+= 16
+                }
+                if i < n && i &+ 16 > n && n >= 16 && o >= 16 && o &+ 16 <= capacity {
+                    let k = Self.asciiTail16(src + (n &- 16), skip: i &- (n &- 16), output + o, caseOnly: caseOnly)
+                    i &+= k
+                    o &+= k
+                }
+            }
+            // The rest of the ASCII run, a byte at a time; the state once at its end.
+            while i < n && o < capacity {
+                let b = src[i]
+                if b >= 0x80 { break }
+                output[o] = asciiMap[Int(b)]
+                i += 1
+                o += 1
+            }
+            if i > runStart {
+                boundaryIn = i - 1
+                boundaryOut = o - 1
+                lastStart = o - 1
+                lastStartIn = i - 1
+                lastEnd = o
+                lastCcc = 0
+                lastSingleStarter = true
+            }
+            guard i < n else { break }
+            let b0 = src[i]
+            if b0 < 0x80 { return .overflow }  // ASCII left over only when the output is full
+            // Decode and validate one multi-byte scalar (two and three bytes inline).
+            let value: UInt32, length: Int
+            let short = UTF8Decoder.decodeShort(src, i, n)
+            if short != 0 {
+                value = UInt32(truncatingIfNeeded: short)
+                length = Int(short >> 32)
+            } else {
+                guard let (v, l) = UTF8Decoder.decode(src, i, n) else { return .invalid(i) }
+                value = v
+                length = l
+            }
+            if value < 0x10000 {
+                var q = QuickWord(raw: Atomics.loadRelaxed(quick + Int(value)))
+                if q.isPresent && o + 8 <= capacity {
+                    // Simple code points: one word out each, the state once at the end of
+                    // the run. Two- and three-byte sequences are decoded from one four-byte
+                    // load; ASCII between them goes sixteen bytes a step (a byte, when more
+                    // than A-Z change), advancing to the first byte that is not plain ASCII.
+                    var length = length
+                    var voicedStart = -1
+                    run: while true {
+                        UnsafeMutableRawPointer(output + o).storeBytes(of: q.bytes, as: UInt32.self)
+                        if Log.recordsShape {
+                            quickWords |= q.raw
+                            if !(q.isOneScalar && q.count == length) { log.recordUnit(o, q.count, i, length) }
+                        }
+                        o &+= q.count
+                        i &+= length
+                        guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
+                        var w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                        if swar {
+                            while w & 0x80 == 0 {
+                                guard i &+ 16 <= n, o &+ 16 <= capacity else { break run }
+                                let k = Self.asciiStep16(src + i, output + o, caseOnly: caseOnly)
+                                guard k != 0 else { break run }  // a control byte: the table
+                                i &+= k
+                                o &+= k
+                                q = QuickWord.ascii
+                                guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
+                                w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                            }
+                        } else if w & 0x80 == 0 {
+                            // One byte of ASCII before a byte that is not (a space between
+                            // words); longer ASCII goes to the outer loop.
+                            guard w & 0x8000 != 0 else { break run }
+                            output[o] = asciiMap[Int(w & 0x7F)]
+                            o &+= 1
+                            i &+= 1
+                            q = QuickWord.ascii
+                            guard i &+ 4 <= n else { break run }
+                            w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                        }
+                        // Valid two- and three-byte sequences only (surrogates have no quick
+                        // word).
+                        guard let (v, l) = UTF8Decoder.decodeTwoOrThree(w) else { break }
+                        length = l
+                        let next = QuickWord(raw: Atomics.loadRelaxed(quick + Int(truncatingIfNeeded: v)))
+                        if !next.isPresent {
+                            // A voicing mark after kana (ｶﾞ, か\u{3099}): composed here.
+                            if composes && q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3,
+                               let composite = table.voicedKana(UTF8Decoder.threeByteValue(q.bytes), v) {
+                                voicedStart = UTF8Decoder.scalarStart(before: i, in: src)
+                                composeKana(composite, at: o, from: voicedStart, to: i &+ length, into: output, &log, &mayNeedICU)
+                                i &+= length  // the mark's
+                            }
+                            break
+                        }
+                        q = next
+                    }
+                    if voicedStart >= 0 {
+                        // The composite spans the kana and the mark; the mark's class ends it.
+                        boundaryIn = voicedStart
+                        boundaryOut = o &- 3
+                        lastStart = o &- 3
+                        lastStartIn = voicedStart
+                        lastEnd = o
+                        lastSingleStarter = true
+                        lastCcc = table.voicingClass
+                        continue
+                    }
+                    // The state once: the last code point written (its input starts after
+                    // the continuation bytes before `i`).
+                    let startIn = UTF8Decoder.scalarStart(before: i, in: src)
+                    let startOut = o &- q.count
+                    boundaryIn = startIn
+                    boundaryOut = startOut
+                    lastStart = startOut
+                    lastStartIn = startIn
+                    lastEnd = o
+                    lastSingleStarter = q.isOneScalar
+                    lastCcc = q.trailingClass
+                    continue
+                }
+            }
+            let slot = table.slot(value)
+            let entry = slot.entry
+            let firstCcc = slot.firstClass
+            if Log.recordsShape && entry.isEmpty && !entry.has(FastEntry.general | FastEntry.tail) {
+                // A removed mark or ignorable: gone before anything composes, so it changes no
+                // neighbour; it belongs to the unit before it (as in the general path's map).
+                guard lastStartIn >= 0 else { return .interacts }
+                log.recordExtension(unitFoldedStart: lastStart, unitFoldedEnd: o, unitOriginalStart: lastStartIn, originalEnd: i &+ length)
+                i &+= length
+                continue
+            }
+            if composes && entry.has(FastEntry.backward) && !entry.has(FastEntry.general) && lastSingleStarter && lastCcc == 0 && lastEnd == o {
+                if Log.recordsShape {
+                    // Of the compositions, only a kana's with its voicing mark keeps one unit
+                    // whose shape the log can tell.
+                    guard lastEnd &- lastStart == 3 && output[lastStart] == 0xE3,
+                          let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(output + lastStart).loadUnaligned(as: UInt32.self)), value)
+                    else { return .interacts }
+                    composeKana(composite, at: o, from: lastStartIn, to: i &+ length, into: output, &log, &mayNeedICU)
+                    boundaryIn = lastStartIn
+                    boundaryOut = lastStart
+                    lastCcc = table.voicingClass
+                    i &+= length
+                    continue
+                }
+                // A code point that can combine with the one before (a voicing mark, a
+                // Hangul vowel): compose it with the starter just written, when the entry
+                // is one scalar.
+                let x = entry.isIdentity ? value : UTF8Decoder.decodeOne(slot.foldBytes, 0, entry.length) ?? 0
+                if x != 0, let starter = UTF8Decoder.decodeOne(UnsafePointer(output), lastStart, o) {
+                    if let composite = table.composePair(starter, x) {
+                        guard let end = Self.write(composite, to: output, at: lastStart, capacity: capacity) else { return .overflow }
+                        o = end
+                        lastEnd = o
+                        // The composite decomposes to the starter and x: x's class ends it.
+                        lastCcc = firstCcc
+                        i += length
+                        continue
+                    }
+                    if firstCcc >= lastCcc {
+                        guard let end = Self.write(x, to: output, at: o, capacity: capacity) else { return .overflow }
+                        lastStart = o
+                        o = end
+                        lastEnd = o
+                        lastCcc = slot.lastClass
+                        lastSingleStarter = firstCcc == 0
+                        i += length
+                        continue
+                    }
+                }
+            }
+            if entry.raw & (FastEntry.general | FastEntry.backward | FastEntry.tail) != 0 || (!entry.isEmpty && firstCcc != 0 && firstCcc < lastCcc) {
+                if Log.recordsShape { return .interacts }
+                // Neighbours interact: fold from the last boundary to the next one with the
+                // general path. A `tail` code point that starts clean is its own boundary.
+                if slot.isBoundary {
+                    boundaryIn = i
+                    boundaryOut = o
+                }
+                switch foldSegment(src, n, from: boundaryIn, after: i + length, into: output, at: boundaryOut, capacity: capacity) {
+                case .written(let end, let next, let ccc):
+                    o = end
+                    i = next
+                    lastCcc = ccc
+                    lastSingleStarter = false
+                    continue
+                case .overflow: return .overflow
+                case .invalid(let at): return .invalid(at)
+                }
+            }
+            if entry.isEmpty {
+                i += length
+                continue
+            }
+            // A mark the log cannot place in a unit: the general path's map does.
+            if Log.recordsShape && firstCcc != 0 { return .interacts }
+            if firstCcc == 0 {
+                boundaryIn = i
+                boundaryOut = o
+            }
+            if Log.recordsShape && entry.has(FastEntry.needsWordDictionary) { mayNeedICU = true }
+            let start = o
+            if entry.isIdentity {
+                if i + 4 <= n && o + 4 <= capacity {
+                    UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                } else {
+                    guard o + length <= capacity else { return .overflow }
+                    for k in 0..<length { output[o + k] = src[i + k] }
+                }
+                o += length
+                lastSingleStarter = firstCcc == 0
+            } else {
+                let bytes = slot.foldBytes
+                let count = entry.length
+                if count <= 8 && o + 8 <= capacity {
+                    UnsafeMutableRawPointer(output + o).storeBytes(of: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                } else {
+                    guard o + count <= capacity else { return .overflow }
+                    for k in 0..<count { output[o + k] = bytes[k] }
+                }
+                o += count
+                let oneScalar = UTF8Decoder.sequenceLength(lead: bytes[0]) == count
+                lastSingleStarter = firstCcc == 0 && oneScalar
+                if Log.recordsShape && !(count == length && oneScalar) { log.recordUnit(start, count, i, length) }
+            }
+            lastStart = start
+            lastStartIn = i
+            lastEnd = o
+            lastCcc = slot.lastClass
+            i += length
+        }
+        return .written(o)
+    }
+
+    /// Writes the kana `composite` over the kana that ends at `o` (three bytes each) and tells
+    /// `log` that the unit now comes from the input `from..<to`, the kana and its voicing mark.
+    @inline(__always)
+    private func composeKana<Log: ShapeLog>(_ composite: UInt32, at o: Int, from: Int, to: Int, into output: UnsafeMutablePointer<UInt8>,
+                                            _ log: inout Log, _ mayNeedICU: inout Bool) {
+        UnsafeMutableRawPointer(output + (o &- 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
+        guard Log.recordsShape else { return }
+        log.recordExtension(unitFoldedStart: o &- 3, unitFoldedEnd: o, unitOriginalStart: from, originalEnd: to)
+        // The mark is gone; the composite may need ICU only if its own class says so.
+        if WordBreakTable.shared(composite) == .slow { mayNeedICU = true }
     }
 
     enum SegmentOutcome {
