@@ -1,0 +1,77 @@
+// What the `fold` module's C files share: the trap state and IN_SWIFT, Swift objects that live
+// across calls, the buffers Swift writes into, errors, the folder of a profile name (all defined
+// in fold.c), the profile of a parser start function (parser.c) and the dictionary's state
+// (dictionary.c), the last two for dependencies.c. Private to CFoldPostgres: not in include/,
+// which Swift's importer reads and which must not include PostgreSQL's headers. Include it after
+// "postgres.h".
+//
+// The foldc_ prefix keeps these names clear of PostgreSQL's symbols (the module is loaded into
+// the server) and apart from the foldpg_ functions, which are Swift's and called only through
+// IN_SWIFT. FOLDC_HIDDEN keeps them out of the module's exported symbols, as when they were
+// static in one file.
+#ifndef FOLD_INTERNAL_H
+#define FOLD_INTERNAL_H
+
+#include <signal.h>
+
+#include "fmgr.h"
+
+#include "FoldPostgresBridge.h"
+
+#define FOLDC_HIDDEN __attribute__((visibility("hidden")))
+
+// ---- Calling Swift, and traps (fold.c) ----
+
+extern FOLDC_HIDDEN volatile sig_atomic_t foldc_in_swift;
+extern FOLDC_HIDDEN volatile sig_atomic_t foldc_trapped;
+
+extern FOLDC_HIDDEN void foldc_refuse_after_trap(void);
+
+#define IN_SWIFT(statement) \
+	do { \
+		if (foldc_trapped) \
+			foldc_refuse_after_trap(); \
+		foldc_in_swift = 1; \
+		statement; \
+		foldc_in_swift = 0; \
+	} while (0)
+
+/// A Swift object that lives across calls, released by `release` when the memory context it was
+/// made in is reset, if nothing released it before.
+typedef struct SwiftObject
+{
+	void	   *object;
+	void		(*release) (void *object);
+	MemoryContextCallback callback;
+} SwiftObject;
+
+extern FOLDC_HIDDEN void foldc_release_swift_object(void *argument);
+extern FOLDC_HIDDEN void foldc_adopt_swift_object(SwiftObject *swift, void (*release) (void *object));
+
+// ---- Buffers Swift writes into, and errors (fold.c) ----
+
+extern FOLDC_HIDDEN void foldc_buffer_init(foldpg_buffer *buffer, int64 capacity);
+extern FOLDC_HIDDEN text *foldc_buffer_text(foldpg_buffer *buffer);
+extern FOLDC_HIDDEN void foldc_check_encoding(void);
+extern FOLDC_HIDDEN void foldc_report_status(int32 status, int64 error_offset, const char *bytes, int64 count);
+
+// ---- Profiles (fold.c) ----
+
+extern FOLDC_HIDDEN const void *foldc_folder_named(const char *name, int length);
+extern FOLDC_HIDDEN const void *foldc_folder_of_text(text *profile);
+
+// ---- The text search parser (parser.c) ----
+
+extern FOLDC_HIDDEN char *foldc_profile_of_start_function(Oid function);
+extern Datum fold_prs_start(PG_FUNCTION_ARGS);
+
+// ---- The dictionary template (dictionary.c) ----
+
+typedef struct FoldDictionary
+{
+	const void *folder;
+} FoldDictionary;
+
+extern Datum fold_dict_lexize(PG_FUNCTION_ARGS);
+
+#endif
