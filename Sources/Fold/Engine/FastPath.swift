@@ -67,9 +67,8 @@ extension FoldEngine {
             // ASCII, sixteen bytes a step, when only A-Z change.
             let runStart = i
             if swar {
-                // Sixteen bytes at a time while they are all plain ASCII (two eight-byte
-                // words: the next load waits for no compare), then one step up to the first
-                // byte that is not, or the text's last bytes, fewer than sixteen, from the
+                // Sixteen bytes a step while they are all plain ASCII, up to the first byte
+                // that is not, then the text's last bytes, fewer than sixteen, from the
                 // sixteen that end it: no byte loop whose length the text decides (text with
                 // accents comes here at its start and end and after each mark the fold
                 // removes).
@@ -170,8 +169,7 @@ extension FoldEngine {
                         let next = QuickWord(raw: Atomics.loadRelaxed(quick + Int(truncatingIfNeeded: v)))
                         if !next.isPresent {
                             // A voicing mark after kana (ｶﾞ, か\u{3099}): composed here.
-                            if composes && q.isSingleStarter && q.count == 3 && q.bytes & 0xFF == 0xE3,
-                               let composite = table.voicedKana(UTF8Decoder.threeByteValue(q.bytes), v) {
+                            if composes && q.isSingleStarter, let composite = table.voicedKana(ofFolded: q.bytes, count: q.count, v) {
                                 voicedStart = UTF8Decoder.scalarStart(before: i, in: src)
                                 composeKana(composite, at: o, from: voicedStart, to: i &+ length, into: output, &log, &mayNeedICU)
                                 i &+= length  // the mark's
@@ -220,9 +218,10 @@ extension FoldEngine {
                 if Log.recordsShape {
                     // Of the compositions, only a kana's with its voicing mark keeps one unit
                     // whose shape the log can tell.
-                    guard lastEnd &- lastStart == 3 && output[lastStart] == 0xE3,
-                          let composite = table.voicedKana(UTF8Decoder.threeByteValue(UnsafeRawPointer(output + lastStart).loadUnaligned(as: UInt32.self)), value)
-                    else { return .interacts }
+                    // Read only when it is three bytes: the fourth is the byte after the fold, in the
+                    // padding after the room of every fold that records shapes (TokenText.padding).
+                    let unit = lastEnd &- lastStart == 3 ? UnsafeRawPointer(output + lastStart).loadUnaligned(as: UInt32.self) : 0
+                    guard let composite = table.voicedKana(ofFolded: unit, count: lastEnd &- lastStart, value) else { return .interacts }
                     composeKana(composite, at: o, from: lastStartIn, to: i &+ length, into: output, &log, &mayNeedICU)
                     boundaryIn = lastStartIn
                     boundaryOut = lastStart

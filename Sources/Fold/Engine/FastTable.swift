@@ -205,6 +205,16 @@ final class FastTable: @unchecked Sendable {
         return c == 0 ? nil : c
     }
 
+    /// ``voicedKana(_:_:)`` of a unit just folded: its `count` bytes of UTF-8 (first byte
+    /// lowest in `bytes`) when they are one kana of three bytes, and the code point `value`
+    /// after it. The one test of "a voicing mark after kana" for the fold loop, in its run of
+    /// quick words and after it.
+    @inline(__always)
+    func voicedKana(ofFolded bytes: UInt32, count: Int, _ value: UInt32) -> UInt32? {
+        guard count == 3 && bytes & 0xFF == 0xE3 else { return nil }
+        return voicedKana(UTF8Decoder.threeByteValue(bytes), value)
+    }
+
     /// The canonical composition of a starter and a code point that combines backward, or nil:
     /// kana voicing and Hangul syllables without calling ICU (the same data; the tests compare
     /// every result with ICU's whole-string normalizer), ICU for the rest.
