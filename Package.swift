@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "Fold",
+    // Linux needs no declaration. The Apple minimums are those of the APIs Fold uses (Duration and
+    // the clocks of live search, primary associated types such as `Collection<UInt8>`); no target
+    // that the Fold and FoldSQLite products need links ICU or a Linux-only library.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Fold", targets: ["Fold"]),
         .library(name: "FoldSQLite", targets: ["FoldSQLite"]),
@@ -26,23 +30,32 @@ let package = Package(
             name: "CFoldICU",
             dependencies: ["CICU"]
         ),
+        // ICU's C API in Swift (`ICU`, `ICUError`): for the generator and the tests, which prove
+        // Fold's tables equal to ICU. No product depends on it.
+        .target(
+            name: "FoldICU",
+            dependencies: ["CFoldICU"]
+        ),
+        // Every Unicode fact the engine reads, generated from ICU by `make generate` (C arrays:
+        // no start-up cost, fast to compile, readable from any platform's C compiler).
+        .target(name: "CFoldUnicodeData"),
         // What Fold needs from C besides ICU: atomics on its own tables and memmem (CFoldPlatform.h),
         // the byte-parallel steps of the tokenizer and the fold (CFoldBytes.h).
         .target(name: "CFoldSupport"),
         .target(
             name: "Fold",
-            dependencies: ["CFoldICU", "CFoldSupport"]
+            dependencies: ["CFoldUnicodeData", "CFoldSupport", "FoldICU"]
         ),
         // The reference pipeline: every step on the whole string with ICU's own calls. Slow and
         // simple on purpose; the tests and the fuzzers prove the engine equal to it. Not a product.
         .target(
             name: "FoldReference",
-            dependencies: ["Fold"]
+            dependencies: ["Fold", "FoldICU"]
         ),
         // The table generator (`make generate`): writes Sources/Fold/Engine/Generated*.swift.
         .executableTarget(
             name: "fold-generate",
-            dependencies: ["Fold"]
+            dependencies: ["Fold", "FoldICU", "FoldReference"]
         ),
         // The system SQLite (Debian: libsqlite3-dev, with FTS5).
         .systemLibrary(
@@ -62,7 +75,7 @@ let package = Package(
         .target(
             name: "CFoldSQLiteExtension",
             dependencies: ["FoldSQLite"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"])]
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"], .when(platforms: [.linux]))]
         ),
         // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
         .target(
@@ -81,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldTests",
-            dependencies: ["Fold", "FoldVectors", "FoldReference"]
+            dependencies: ["Fold", "FoldVectors", "FoldReference", "FoldICU"]
         ),
         .testTarget(
             name: "FoldSQLiteTests",

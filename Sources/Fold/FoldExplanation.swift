@@ -3,7 +3,7 @@
 /// This is what `foldcheck explain` prints, and what to look at when a search does not match.
 ///
 /// ```swift
-/// let explanation = try Folder(.search).explain("É")
+/// let explanation = Folder(.search).explain("É")
 /// explanation.rows[0].steps.map(\.step)   // ["decomposed", "case-folded", "marks"]
 /// explanation.output                       // "e"
 /// ```
@@ -48,7 +48,7 @@ extension Folder {
     /// Explains the fold of `text`, step by step, one row per code point.
     ///
     /// ```swift
-    /// for row in try Folder().explain("Ø").rows { print(row.name, row.output) }
+    /// for row in Folder().explain("Ø").rows { print(row.name, row.output) }
     /// // LATIN CAPITAL LETTER O WITH STROKE ["o"]
     /// ```
     public func explain(_ text: String) -> FoldExplanation {
@@ -62,10 +62,10 @@ extension Folder {
                 steps.append(.init(step: "kept whole", before: [scalar], after: scalars([whole]),
                                    notes: ["folded as a whole by the letter or punctuation step, not decomposed" + (whole != scalar.value ? " (case folded first)" : "")]))
             } else if decomposed != [scalar.value] {
-                let keptNote = decomposed != ICU.decomposition(of: scalar.value, compatibility: engine.steps.decomposition == .compatibility)
+                let keptNote = decomposed != UnicodeData.decomposition(of: scalar.value, compatibility: engine.steps.decomposition == .compatibility)
                     ? ["a letter of its own in \(profile.language.map(String.init(describing:)) ?? "this profile") is composed again"] : []
                 steps.append(.init(step: "decomposed", before: [scalar], after: scalars(decomposed), notes: keptNote))
-            } else if engine.steps.tailoring != .none, ICU.decomposition(of: scalar.value, compatibility: false) != [scalar.value] {
+            } else if engine.steps.tailoring != .none, UnicodeData.decomposition(of: scalar.value, compatibility: false) != [scalar.value] {
                 steps.append(.init(step: "kept whole", before: [scalar], after: [scalar],
                                    notes: ["a letter of its own in \(profile.language.map(String.init(describing:)) ?? "this profile"): not decomposed"]))
             }
@@ -77,8 +77,8 @@ extension Folder {
                     steps.append(.init(step: t.step, before: scalars(t.before), after: scalars(t.after), notes: t.notes))
                 }
             }
-            rows.append(.init(scalar: scalar, name: ICU.name(scalar.value),
-                              category: ICU.generalCategory(scalar.value), steps: steps, output: scalars(output)))
+            rows.append(.init(scalar: scalar, name: UnicodeData.name(scalar.value),
+                              category: UnicodeData.generalCategory(scalar.value), steps: steps, output: scalars(output)))
         }
         if engine.steps.tailoring == .german { explainGermanSpellings(&rows) }
         return FoldExplanation(profile: profile, rows: rows, output: fold(text))
@@ -90,7 +90,7 @@ extension Folder {
         var elements: [FoldEngine.Element] = []
         for (r, row) in rows.enumerated() {
             for x in row.output {
-                elements.append(.init(scalar: x.value, ccc: ICU.combiningClass(x.value), sourceStart: Int32(r), sourceEnd: Int32(r + 1)))
+                elements.append(.init(scalar: x.value, ccc: UnicodeData.combiningClass(x.value), sourceStart: Int32(r), sourceEnd: Int32(r + 1)))
             }
         }
         var dropped: [FoldEngine.Element] = []

@@ -11,7 +11,7 @@
 ///
 /// ```swift
 /// FoldLanguage(code: "de-AT")                                // .german
-/// try Folder(.search.tailored(for: .danish)).fold("Ærø")     // "ærø"
+/// Folder(.search.tailored(for: .danish)).fold("Ærø")     // "ærø"
 /// ```
 public enum FoldLanguage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Turkish: Turkic case folding; ı stays a letter of its own.

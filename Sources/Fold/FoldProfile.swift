@@ -10,7 +10,7 @@
 /// caseAndWidth.removesMarks = false
 /// caseAndWidth.foldsLetters = false
 /// caseAndWidth.foldsPunctuation = false
-/// let folder = try Folder(caseAndWidth)
+/// let folder = Folder(caseAndWidth)
 /// folder.fold("Ｃｒèｍｅ")   // "crème"
 /// ```
 ///
@@ -19,7 +19,7 @@
 ///
 /// ```swift
 /// let stored = try JSONEncoder().encode(FoldProfile.search)
-/// let folder = try Folder(JSONDecoder().decode(FoldProfile.self, from: stored))
+/// let folder = Folder(JSONDecoder().decode(FoldProfile.self, from: stored))
 /// ```
 ///
 /// The steps run in the order of the properties below; the result is recomposed to NFC when
@@ -120,11 +120,11 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
     /// This profile tailored for a language, named after both (`search-tr`, `search-de`).
     ///
     /// ```swift
-    /// let turkish = try Folder(FoldProfile.search.tailored(for: .turkish))
+    /// let turkish = Folder(FoldProfile.search.tailored(for: .turkish))
     /// turkish.fold("ISPARTA") == turkish.fold("ısparta")   // true: both "ısparta"
     /// turkish.fold("İstanbul")                             // "istanbul"
-    /// try Folder(.search.tailored(for: .german)).fold("Müller Mueller")   // "muller muller"
-    /// try Folder(.search.tailored(for: .swedish)).fold("Får Café")        // "får cafe"
+    /// Folder(.search.tailored(for: .german)).fold("Müller Mueller")   // "muller muller"
+    /// Folder(.search.tailored(for: .swedish)).fold("Får Café")        // "får cafe"
     /// ```
     ///
     /// Turkic case folding needs ``foldsCase``; kept Nordic letters need a profile that composes

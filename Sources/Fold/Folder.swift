@@ -6,7 +6,7 @@
 /// same bytes; they differ only in where the result goes.
 ///
 /// ```swift
-/// let folder = try Folder(.search)
+/// let folder = Folder(.search)
 /// folder.fold("Crème Brûlée")           // "creme brulee"
 /// folder.fold("CRE\u{300}ME  BRULEE")   // "creme  brulee"
 /// ```
@@ -15,41 +15,22 @@ public struct Folder: Sendable {
     public let profile: FoldProfile
     private(set) var engine: FoldEngine
 
-    /// Creates a folder for a profile.
-    ///
-    /// Throws only when ICU cannot provide the data the profile needs (for example, when the
-    /// linked ICU lacks the Latin-ASCII transliterator that ``FoldProfile/ascii`` uses).
+    /// Creates a folder for a profile. It cannot fail and costs no table building: every
+    /// Unicode fact it reads is in Fold's generated tables.
     ///
     /// ```swift
-    /// let ascii = try Folder(.ascii)
+    /// let ascii = Folder(.ascii)
     /// ascii.fold("Ærø © 2024")   // "aero (c) 2024"
     /// ```
-    public init(_ profile: FoldProfile = .search) throws(ICUError) {
+    public init(_ profile: FoldProfile = .search) {
         self.profile = profile
-        // Probe the ICU services this profile uses, so that failures surface here: the
-        // normalizers (the composition step uses NFC's data), case folding, Latin-ASCII.
-        _ = try ICU.decompose(0xE9, compatibility: profile.decomposition == .compatibility)
-        _ = try ICU.normalize(.nfc, utf8: [0x65, 0xCC, 0x81])
-        if profile.foldsCase { _ = try ICU.foldCase(0xDF) }
-        // Latin-ASCII comes from the generated table when it was made from this ICU version;
-        // only otherwise is ICU's transliterator needed (and compiling it takes milliseconds).
-        if (profile.foldsLetters || profile.transliteratesToASCII) && !GeneratedLatinASCII.matchesLinkedICU {
-            _ = try ICU.latinASCII([0xE6])
-        }
-        // So do the ASCII additions, whose rules also read NFKD (whatever the profile's own
-        // decomposition) and Latin-ASCII. Past these probes, the per-code-point ICU calls that
-        // build the tables cannot fail (see `ICU.expectingSuccess`).
-        if profile.transliteratesToASCII && !GeneratedASCIIAdditions.matchesLinkedICU {
-            _ = try ICU.decompose(0xE9, compatibility: true)
-            _ = try ICU.latinASCII([0xE6])
-        }
         engine = FoldEngine.shared(profile.steps)
     }
 
     /// A folder whose tokens and matches find their words by `wordBreakTable` (a test's table,
     /// with a rule changed): every path that segments text takes the table from the folder.
-    init(_ profile: FoldProfile, wordBreakTable: WordBreakTable) throws(ICUError) {
-        try self.init(profile)
+    init(_ profile: FoldProfile, wordBreakTable: WordBreakTable) {
+        self.init(profile)
         engine = FoldEngine(steps: profile.steps, wordBreakTable: wordBreakTable)
     }
 
@@ -60,7 +41,7 @@ public struct Folder: Sendable {
     /// ``fold(utf8:)`` and ``withFoldedUTF8(_:_:)`` return bytes and do not pay it.
     ///
     /// ```swift
-    /// try Folder(.search).fold("Straße")   // "strasse"
+    /// Folder(.search).fold("Straße")   // "strasse"
     /// ```
     public func fold(_ text: some StringProtocol) -> String {
         var string = text as? String ?? String(text)
@@ -101,7 +82,7 @@ public struct Folder: Sendable {
     /// `String(decoding:as:)` does. It cannot fail.
     ///
     /// ```swift
-    /// try Folder().fold(decoding: [0x43, 0xFF, 0xC3, 0xA9])   // Array("c\u{FFFD}e".utf8)
+    /// Folder().fold(decoding: [0x43, 0xFF, 0xC3, 0xA9])   // Array("c\u{FFFD}e".utf8)
     /// ```
     @inlinable
     public func fold<Bytes: Collection<UInt8>>(decoding bytes: Bytes) -> [UInt8] {
@@ -176,11 +157,12 @@ public struct Folder: Sendable {
     }
 
     /// A short string that changes whenever this folder's output could change: the profile's
-    /// steps, Fold's table version, and the Unicode and ICU versions it runs with. Store it
-    /// beside an index and rebuild the index when it differs.
+    /// steps, Fold's table and word-rule versions, and the Unicode and CLDR versions of Fold's
+    /// data. It is the same on every machine for one Fold release. Store it beside an index and
+    /// rebuild the index when it differs.
     ///
     /// ```swift
-    /// try Folder(.search).fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
+    /// Folder(.search).fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
     /// ```
     public var fingerprint: String { Fingerprint.make(profile) }
 }

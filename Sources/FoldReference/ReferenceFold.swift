@@ -1,4 +1,5 @@
 import Fold
+import FoldICU
 
 /// The reference pipeline: each step of a profile applied to the whole string with ICU's own
 /// normalizer and case folding, in the order the README gives. It is slow and simple on

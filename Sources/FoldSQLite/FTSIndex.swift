@@ -3,8 +3,9 @@ import Fold
 
 /// An FTS5 index that knows how it was folded: it records the folder's fingerprint and its
 /// tokenizer arguments beside the table, and rebuilds itself before any use when they differ
-/// (Fold, ICU or Unicode changed, or another profile was asked for), so it is never queried
-/// with the wrong fold.
+/// (an older Fold built it, or another profile was asked for), so it is never queried with the
+/// wrong fold. An index built by a newer Fold is left as it is, with an error
+/// (``needsRebuild()``): the newer fold wins.
 ///
 /// ```swift
 /// try SQLiteRegistration.registerTokenizer(on: db)
@@ -74,12 +75,12 @@ public final class FTSIndex {
         self.columns = columns
         self.content = content
         self.typedDiacritics = typedDiacritics
-        folder = try Folder(profile)
+        folder = Folder(profile)
     }
 
     /// The index as it was built, for a caller that only searches: its profile is the one
     /// recorded, never one the caller picks, so opening it never rebuilds it to another profile.
-    /// When the recorded fingerprint is stale (Fold, ICU or Unicode changed since), it is rebuilt
+    /// When the recorded fingerprint is stale (an older Fold built it), it is rebuilt
     /// with the recorded profile, once, by whichever connection takes the write lock first; the
     /// others wait (the busy timeout) and use what it built. Nil when there is no index.
     ///
@@ -105,6 +106,7 @@ public final class FTSIndex {
             let outcome: Bool? = try index.connection.withWriteLock {
                 let now = try index.recorded()
                 guard now.tokenize == index.tokenize else { return nil }   // another profile now: adopt it
+                try refuseNewer(now.fingerprint, table: table, folder: index.folder)   // a newer Fold rebuilt it meanwhile
                 guard now.fingerprint != index.folder.fingerprint else { return false }   // rebuilt meanwhile
                 try index.rebuildHoldingLock(progress: progress)
                 return true
@@ -148,9 +150,30 @@ public final class FTSIndex {
     }
 
     /// Whether the index is missing, or was built with another fingerprint or arguments.
+    ///
+    /// Two releases of Fold may share one database file. The newer fold wins: an index whose
+    /// fingerprint is of a later fold generation (`fold5-...` seen by a Fold that folds
+    /// `fold4-...`) is never rebuilt back; this throws a ``FoldSQLiteError`` saying the index
+    /// was built by a newer Fold, and the index stays as it is. An older generation is rebuilt.
     public func needsRebuild() throws -> Bool {
         let now = try recorded()
+        try Self.refuseNewer(now.fingerprint, table: table, folder: folder)
         return now.fingerprint != folder.fingerprint || now.tokenize != tokenize
+    }
+
+    /// The fold generation of a fingerprint: the number of its `foldN-` start (nil when it has
+    /// none). Every release whose fold differs from the last one's has a higher generation.
+    static func generation(of fingerprint: String) -> Int? {
+        guard fingerprint.hasPrefix("fold") else { return nil }
+        let digits = fingerprint.dropFirst(4).prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, fingerprint.dropFirst(4 + digits.count).first == "-" else { return nil }
+        return Int(digits)
+    }
+
+    /// Throws when `recorded` is of a later fold generation than `folder`'s.
+    static func refuseNewer(_ recorded: String?, table: String, folder: Folder) throws {
+        guard let recorded, let theirs = generation(of: recorded), let ours = generation(of: folder.fingerprint), theirs > ours else { return }
+        throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built by a newer Fold (\(recorded)); this Fold folds as \(folder.fingerprint) and leaves it as it is: open it with that Fold or a newer one")
     }
 
     /// Builds the index when it is missing or stale (see ``needsRebuild()``); returns whether it

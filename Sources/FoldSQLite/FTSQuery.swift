@@ -77,14 +77,10 @@ public enum FTSQuery {
     /// The folded words of `input`: the first ``maximumWords`` of them, as phrases, with how
     /// many more there were and where the last one used ends.
     static func words(of input: String, folder: Folder, typedDiacritics: Bool = false) -> Words {
-        // ASCII has no diacritic to keep: no typed folder to make. Making it cannot fail (as in
-        // `Matcher.init`: it needs a subset of the ICU services `folder` already has); were it
-        // to, dropping the option would change the answer, so it stops instead.
+        // ASCII has no diacritic to keep: no typed folder to make.
         var typed: Folder? = nil
         if typedDiacritics && input.utf8.contains(where: { $0 >= 0x80 }) {
-            do { typed = try Folder(folder.profile.typed(keepingDiacritics: true)) } catch {
-                fatalError("FTSQuery: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did not: \(error)")
-            }
+            typed = Folder(folder.profile.typed(keepingDiacritics: true))
         }
         var words = Words(usedEnd: input.utf8.count)
         var lastEnd = -1, used = 0

@@ -32,7 +32,7 @@ enum SQLFunctions {
                 return .failure(FoldSQLiteError(code: SQLITE_ERROR, message: "unknown fold profile '\(key)'; the valid ones are \(SQLiteRegistration.validArguments.joined(separator: ", "))"))
             }
             do {
-                let folder = try Folder(profile)
+                let folder = Folder(profile)
                 lock.withLock { folders[key] = folder }
                 return .success(folder)
             } catch {

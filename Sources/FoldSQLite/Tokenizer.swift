@@ -135,9 +135,9 @@ final class TokenizerInstance {
         let typed: Folder?
 
         init(_ profile: FoldProfile, typedDiacritics: Bool) throws {
-            folder = try Folder(profile)
+            folder = Folder(profile)
             tokenizer = Tokenizer(folder)
-            typed = typedDiacritics ? try Folder(profile.typed(keepingDiacritics: true)) : nil
+            typed = typedDiacritics ? Folder(profile.typed(keepingDiacritics: true)) : nil
         }
     }
 

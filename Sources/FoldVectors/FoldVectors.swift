@@ -109,7 +109,7 @@ public enum VectorRunner {
                 guard let profile = FoldProfile(named: v.profile) else {
                     throw VectorFormatError(location: v.location, message: "unknown profile '\(v.profile)'")
                 }
-                folder = try Folder(profile)
+                folder = Folder(profile)
                 folders[v.profile] = folder
             }
             outcomes.append(VectorOutcome(vector: v, got: folder.fold(v.input)))

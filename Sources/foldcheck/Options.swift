@@ -59,7 +59,7 @@ struct ProfileOptions: ParsableArguments {
         return profile.profile.tailored(for: language.language)
     }
 
-    func folder() throws -> Folder { try Folder(resolved) }
+    func folder() throws -> Folder { Folder(resolved) }
 }
 
 /// How lines are read: shared by `fold` and `find`.

@@ -243,9 +243,6 @@ func runWithOutput(_ body: (Output) throws -> Int32) throws {
         let failure = failure(for: error)
         writeError(failure.message)
         throw ExitCode(failure.code)
-    } catch let error as ICUError {
-        writeError("foldcheck: \(error)")
-        throw ExitCode(Exit.software)
     }
 }
 

@@ -71,7 +71,7 @@ final class SnippetDatabase {
 
     @Test func safeQueries() throws {
         // --- SQLiteFTS5.md, Safe queries ---
-        let folder = try Folder()
+        let folder = Folder()
         #expect(FTSQuery.match("Crème brû", folder: folder) == "\"creme\" \"bru\"*")
         #expect(FTSQuery.match("AT&T", folder: folder) == "\"at\" \"t\"*")
         #expect(FTSQuery.match("東京", folder: folder) == "\"東 京\"*")

@@ -26,7 +26,7 @@ import Testing
     /// query for the others.
     @Test func typedQueriesKeepTheirDiacriticForEveryProfile() throws {
         for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             let typed = FTSQuery.match("Carnê", folder: folder, typedDiacritics: true)
             if profile.removesMarks {
                 #expect(typed == "\"carn\u{EA}\"*", "\(profile.name)")
@@ -39,8 +39,8 @@ import Testing
     /// The typed form of a word: the typed fold when it keeps a diacritic and folds back to the
     /// plain word, else nil (ASCII, a word the typed fold leaves as the plain one).
     @Test func typedFormOfAWord() throws {
-        let folder = try Folder(.search)
-        let typed = try Folder(FoldProfile.search.typed(keepingDiacritics: true))
+        let folder = Folder(.search)
+        let typed = Folder(FoldProfile.search.typed(keepingDiacritics: true))
         func form(_ word: String) -> String? {
             let plain = folder.fold(word)
             return Array(word.utf8).withUnsafeBytes { original in

@@ -67,7 +67,7 @@ import Testing
 
     /// The highlighter is linear: a row of 200,000 words, each a match, is marked whole.
     @Test func aDenseLongRowIsMarkedWhole() throws {
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         let text = Array(String(repeating: "Łódź lodz x ", count: 100_000).utf8)
         let ranges = text.withUnsafeBytes { Highlighter(query: "lodz", folder: folder, prefixLast: true).ranges(in: $0) }
         #expect(ranges.count == 200_000)

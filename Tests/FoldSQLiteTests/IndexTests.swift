@@ -69,6 +69,45 @@ import Testing
         #expect(try db.rows("SELECT value FROM t_fts_fold WHERE key = 'tokenize'") == [["fold ascii"]])
     }
 
+    /// Two releases of Fold sharing one file: the newer fold wins. An index recorded by a later
+    /// fold generation is never rebuilt back by this one (every entry point refuses, naming both
+    /// fingerprints, and the index is left as it was); one from an earlier generation, such as
+    /// the last release that asked the host's ICU (`fold3-...-icu72.1-...`), is rebuilt.
+    @Test func theNewerFoldWinsAndAnOlderOneIsRebuilt() throws {
+        let path = NSTemporaryDirectory() + "fold-\(UInt64.random(in: 0...UInt64.max)).db"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let db = try Database(path: path)
+        try makeTitles(db, count: 200)
+        let index = try FTSIndex(connection: db.handle, table: "t_fts", columns: ["title"], content: .external(table: "titles"))
+        try index.prepare()
+        let ours = index.folder.fingerprint
+        let generation = try #require(FTSIndex.generation(of: ours))
+        #expect(generation == FoldVersions.table)
+        let newer = "fold\(generation + 1)-search-u16.0-cldr46-0badc0de"
+        try db.execute("UPDATE t_fts_fold SET value = '\(newer)' WHERE key = 'fingerprint'")
+        let refusal = "the index t_fts was built by a newer Fold (\(newer)); this Fold folds as \(ours) and leaves it as it is"
+        for attempt in ["needsRebuild", "prepare", "existing"] {
+            do {
+                switch attempt {
+                case "needsRebuild": _ = try index.needsRebuild()
+                case "prepare": _ = try index.prepare()
+                default: _ = try FTSIndex.existing(connection: db.handle, table: "t_fts", columns: ["title"], content: .external(table: "titles"))
+                }
+                Issue.record("\(attempt) accepted an index of a newer Fold")
+            } catch let error as FoldSQLiteError {
+                #expect(error.message.hasPrefix(refusal), "\(attempt): \(error.message)")
+            }
+        }
+        #expect(try db.rows("SELECT value FROM t_fts_fold WHERE key = 'fingerprint'") == [[newer]])
+        #expect(try db.rows("SELECT count(*) FROM t_fts WHERE t_fts MATCH 'lodz'") == [["50"]])
+        // The release before this one: rebuilt, now recorded with this fold.
+        try db.execute("UPDATE t_fts_fold SET value = 'fold3-search-u15.0-icu72.1-ddb14e22' WHERE key = 'fingerprint'")
+        #expect(try index.prepare())
+        #expect(try db.rows("SELECT value FROM t_fts_fold WHERE key = 'fingerprint'") == [[ours]])
+        #expect(FTSIndex.generation(of: "fold12-ascii-u17.0-cldr48-00000000") == 12)
+        #expect(FTSIndex.generation(of: "folded") == nil)
+    }
+
     @Test func anIndexWithItsOwnContent() throws {
         let db = try Database()
         let index = try FTSIndex(connection: db.handle, table: "notes", columns: ["title", "body"])

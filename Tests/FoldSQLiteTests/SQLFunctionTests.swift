@@ -10,10 +10,10 @@ import Testing
     /// unknown or NULL profile an error naming the valid ones.
     @Test func foldAndFingerprint() throws {
         let db = try Database()
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         #expect(try db.rows("SELECT fold('Crème Brûlée'), fold('Ærø ©', 'ascii'), fold(NULL) IS NULL, fold(12.5), fold('')") == [["creme brulee", "aero (c)", "1", "12.5", ""]])
         #expect(try db.rows("SELECT fold(CAST(X'62FF43' AS TEXT)), fold(X'C3A9')") == [["b\u{FFFD}c", "e"]])
-        #expect(try db.rows("SELECT fold_fingerprint(), fold_fingerprint('search-de')") == [[folder.fingerprint, try Folder(.search.tailored(for: .german)).fingerprint]])
+        #expect(try db.rows("SELECT fold_fingerprint(), fold_fingerprint('search-de')") == [[folder.fingerprint, Folder(.search.tailored(for: .german)).fingerprint]])
         #expect(try db.rows("SELECT fold('Mueller', 'search-de')") == [["muller"]])
         for bad in ["SELECT fold('x', 'nope')", "SELECT fold('x', NULL)", "SELECT fold_fingerprint('nope')"] {
             do {
@@ -83,7 +83,7 @@ import Testing
     /// A query's words past FTSQuery.maximumWords are left out of the MATCH, of the count of
     /// ignored words and of what FTSIndexSource marks with.
     @Test func wordsPastTheCapAreIgnoredEverywhere() throws {
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         let query = (1...70).map { "w\($0)" }.joined(separator: " ")
         #expect(FTSQuery.ignoredWordCount(in: query, folder: folder) == 6)
         #expect(FTSQuery.usedText(of: query, folder: folder) == (1...64).map { "w\($0)" }.joined(separator: " "))
@@ -102,7 +102,7 @@ import Testing
         let texts = ["Crème brûlée, crème fraîche", "Łódź Kraków", "final strasse STRASSE", "ガギ が", "AT&T L'ÉTÉ l'ete", "été ete",
                      "ὀδυσσεύς ΟΔΥΣΣΕΥΣ", "a.b.c 3.14 abc", (1...70).map { "w\($0)x" }.joined(separator: " ")]
         for profile in FoldProfile.presets {
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             for query in queries {
                 let words = FTSQuery.words(of: query, folder: folder)
                 let fromWords = Matcher(foldedWords: words.plain.flatMap { $0 }, of: query, folder: folder, order: .anyOrder)

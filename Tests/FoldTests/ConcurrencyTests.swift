@@ -11,7 +11,7 @@ import Testing
         profile.name = "concurrency"
         profile.collapsesWhitespace = false
         profile.foldsPunctuation = false
-        let folder = try Folder(profile)
+        let folder = Folder(profile)
         var rng = seededGenerator(0xC0C0)
         let inputs = (0..<4_000).map { _ in randomString(&rng, maxPieces: 16) }
             + (0..<200).map { String(Unicode.Scalar(UInt32(0x3400 + $0 * 97))!) }
@@ -35,7 +35,7 @@ import Testing
 
     @Test func foldersBuiltConcurrentlyShareOneEngine() async throws {
         let engines = await withTaskGroup(of: ObjectIdentifier.self) { group in
-            for _ in 0..<8 { group.addTask { ObjectIdentifier(try! Folder(.ascii).engine) } }
+            for _ in 0..<8 { group.addTask { ObjectIdentifier(Folder(.ascii).engine) } }
             var ids = Set<ObjectIdentifier>()
             for await id in group { ids.insert(id) }
             return ids
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func matchersAndOffsetsConcurrently() async throws {
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         let texts = ["Crème brûlée", "Smørrebrød", "Ελληνικά", "がっこう", "Straße"]
         let counts = await withTaskGroup(of: Int.self) { group in
             for k in 0..<8 {

@@ -4,6 +4,7 @@
 // agrees.
 import Foundation
 @testable import Fold
+import FoldICU
 import FoldVectors
 import Testing
 
@@ -37,7 +38,7 @@ import Testing
                 queries.insert(w.lowercased())
                 if w.count > 3 { queries.insert(String(w.prefix(3))) }
             }
-            let folded = try Folder(.search).fold(text)
+            let folded = Folder(.search).fold(text)
             for w in folded.split(separator: " ") { queries.insert(String(w)) }
             for q in queries.sorted() where !q.isEmpty { result.append((text, q)) }
         }
@@ -50,7 +51,7 @@ import Testing
     static func classify(_ text: String, _ query: String, foldMatches: Bool) throws -> DifferenceClass? {
         let both = text + query
         let scalars = both.unicodeScalars.map(\.value)
-        if try Folder(.search).fold(query).isEmpty { return .emptyQuery }
+        if Folder(.search).fold(query).isEmpty { return .emptyQuery }
         if !foldMatches {
             let kept = scalars.contains { value in
                 if case .kept = ScalarPolicy.markDecision(value) { return true }
@@ -86,7 +87,7 @@ import Testing
     }
 
     @Test func everyDifferenceIsDocumented() throws {
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         let pairs = try Self.pairs()
         #expect(pairs.count >= 1_000, "only \(pairs.count) pairs")
         var counts: [DifferenceClass: Int] = [:]

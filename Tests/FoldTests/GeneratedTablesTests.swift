@@ -1,4 +1,6 @@
 @testable import Fold
+import FoldICU
+import FoldReference
 import Testing
 
 /// Sources/Fold/Engine/GeneratedLatinASCII.swift holds CLDR's Latin-ASCII mappings as the
@@ -8,7 +10,7 @@ import Testing
 @Suite struct GeneratedTablesTests {
     @Test func generatedTablesMatchLinkedICU() throws {
         let computed = ScalarPolicy.latinASCIITablesFromICU()
-        #expect(GeneratedLatinASCII.matchesLinkedICU, "GeneratedLatinASCII.swift is for ICU \(GeneratedLatinASCII.icuVersion), the linked ICU is \(FoldVersions.icu): run make generate")
+        #expect(GeneratedLatinASCII.icuVersion == ICU.icuVersionName, "GeneratedLatinASCII.swift is from ICU \(GeneratedLatinASCII.icuVersion), the tests link ICU \(ICU.icuVersionName): run make generate")
         let letters = Dictionary(uniqueKeysWithValues: computed.letters.map { ($0.0, $0.1) })
         let ascii = Dictionary(uniqueKeysWithValues: computed.ascii.map { ($0.0, $0.1) })
         #expect(GeneratedLatinASCII.letters == letters, "letter folds differ from ICU's Latin-ASCII: run make generate")
@@ -22,7 +24,7 @@ import Testing
 /// the rules over every code point and fails when any entry or rule differs.
 @Suite struct GeneratedAdditionsTests {
     @Test func generatedAdditionsMatchTheRules() throws {
-        #expect(GeneratedASCIIAdditions.matchesLinkedICU, "GeneratedASCIIAdditions.swift is for ICU \(GeneratedASCIIAdditions.icuVersion), the linked ICU is \(FoldVersions.icu): run make generate")
+        #expect(GeneratedASCIIAdditions.icuVersion == ICU.icuVersionName, "GeneratedASCIIAdditions.swift is from ICU \(GeneratedASCIIAdditions.icuVersion), the tests link ICU \(ICU.icuVersionName): run make generate")
         let computed = Dictionary(uniqueKeysWithValues: ASCIIAdditionRules.allFromICU())
         let generated = GeneratedASCIIAdditions.entries
         for (value, addition) in computed where generated[value] != addition {

@@ -1,4 +1,5 @@
 @testable import Fold
+import FoldICU
 import FoldReference
 import Testing
 
@@ -66,7 +67,7 @@ import Testing
 
     @Test(arguments: presetNames)
     func everyAssignedCodePointAlone(profile: String) throws {
-        let folder = try Folder(FoldProfile(named: profile)!)
+        let folder = Folder(FoldProfile(named: profile)!)
         var failures: [String] = []
         #expect(assignedNonPrivateScalars.count > 140_000)
         for scalar in assignedNonPrivateScalars { Self.check(folder, String(scalar), failures: &failures) }
@@ -76,7 +77,7 @@ import Testing
 
     @Test(arguments: presetNames)
     func randomMixedStrings(profile: String) throws {
-        let folder = try Folder(FoldProfile(named: profile)!)
+        let folder = Folder(FoldProfile(named: profile)!)
         var rng = SeededGenerator(seed: 0xF01D ^ UInt64(profile.utf8.count))
         var failures: [String] = []
         for _ in 0..<(randomStringCount / 4) { Self.check(folder, randomString(&rng), failures: &failures) }
@@ -86,7 +87,7 @@ import Testing
 
     @Test func privateUseAndUnassignedPassThrough() throws {
         for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             for value: UInt32 in [0xE000, 0xF8FF, 0xF0000, 0x10FFFD, 0x0378, 0x50000, 0xFFFF] {
                 let s = String(Unicode.Scalar(value)!)
                 #expect(folder.fold(s) == s, "\(profile.name) changed U+\(hex(value))")
@@ -101,7 +102,7 @@ import Testing
     @Test(arguments: InvariantTests.presetNames)
     func everyCodePointAloneMatchesReference(profile: String) throws {
         let p = FoldProfile(named: profile)!
-        let folder = try Folder(p)
+        let folder = Folder(p)
         var failures: [String] = []
         // Every code point, assigned or not (surrogates excluded).
         for value in UInt32(0)...0x10FFFF {
@@ -118,7 +119,7 @@ import Testing
     @Test(arguments: InvariantTests.presetNames)
     func randomStringsMatchReference(profile: String) throws {
         let p = FoldProfile(named: profile)!
-        let folder = try Folder(p)
+        let folder = Folder(p)
         var rng = seededGenerator(0x5EED)
         var failures: [String] = []
         for _ in 0..<equivalenceStringCount {
@@ -142,7 +143,7 @@ import Testing
     @Test(arguments: InvariantTests.presetNames)
     func asciiRunsWithOneOtherCodePointMatchReference(profile: String) throws {
         let p = FoldProfile(named: profile)!
-        let folder = try Folder(p)
+        let folder = Folder(p)
         let letters = Array("AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 .-'".unicodeScalars)
         let others: [String] = ["", "é", "E\u{301}", "\u{301}", "\u{3099}", "\t", "\u{1}", "\n", "Ｌ", "Σ", "中", "ﬁ", "😀", "\u{FDFA}", "ß", "\u{0345}", "\u{AD}"]
         var failures: [String] = []
@@ -176,7 +177,7 @@ import Testing
     @Test(arguments: InvariantTests.presetNames + [caseFoldedWithMarks.name])
     func runsOfCodePointsThatDependOnFollowingMarksMatchReference(profile: String) throws {
         let p = FoldProfile(named: profile) ?? Self.caseFoldedWithMarks
-        let folder = try Folder(p)
+        let folder = Folder(p)
         let pieces: [String] = ["\u{1F82}", "\u{1FB3}", "\u{1FF3}", "\u{1F80}", "\u{345}", "\u{301}", "\u{313}", "\u{316}", "α", "ι", " ", "e\u{301}"]
         var rng = seededGenerator(0x1F82)
         var texts = [String(repeating: "\u{1F82}", count: 5_000), String(repeating: "\u{1F82}", count: 3_000) + "\u{316}\u{301}" + String(repeating: "\u{1FB3}", count: 3_000)]
@@ -208,7 +209,7 @@ import Testing
     @Test(arguments: [0, 1, 2, 3, 4])
     func plainFormsMatchICU(index: Int) throws {
         let (name, form) = Self.plainForms[index]
-        let folder = try Folder(FoldProfile(named: name)!)
+        let folder = Folder(FoldProfile(named: name)!)
         var failures: [String] = []
         for scalar in assignedScalars {
             let s = String(scalar)
@@ -237,7 +238,7 @@ import Testing
     @Test(arguments: InvariantTests.presetNames)
     func everyCodePointInOneString(profile: String) throws {
         let p = FoldProfile(named: profile)!
-        let folder = try Folder(p)
+        let folder = Folder(p)
         let fast = folder.fold(Self.everything)
         #expect(fast == folder.generalFold(Self.everything))
         #expect(fast == (try ReferenceFold.fold(Self.everything, steps: p.steps)))
@@ -249,7 +250,7 @@ import Testing
     /// The fast path sizes its buffer for expanding text by FastTable.maxExpansion.
     @Test(arguments: InvariantTests.presetNames)
     func noCodePointExpandsBeyondTheBound(profile: String) throws {
-        let folder = try Folder(FoldProfile(named: profile)!)
+        let folder = Folder(FoldProfile(named: profile)!)
         var worst = (ratio: 0.0, scalar: UInt32(0))
         for value in UInt32(0)...0x10FFFF {
             guard let s = Unicode.Scalar(value) else { continue }
@@ -260,7 +261,7 @@ import Testing
     }
 
     @Test func expandingTextStaysOnTheFastPath() throws {
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         let text = String(repeating: "\u{FDFA}\u{3300}", count: 20_000)
         #expect(folder.fold(text) == folder.generalFold(text))
         #expect(try folder.fold(utf8: Array(text.utf8)) == Array(folder.generalFold(text).utf8))
@@ -272,7 +273,7 @@ import Testing
     @Test(arguments: InvariantTests.presetNames)
     func longExpandingTextFoldsInPieces(profile: String) throws {
         let p = FoldProfile(named: profile)!
-        let folder = try Folder(p)
+        let folder = Folder(p)
         let marks = String(repeating: "\u{301}\u{316}", count: 50_000)  // 200 KB, one sequence
         let text = String(repeating: "\u{FDFA}ﬁ Ａ", count: 10_000) + "e" + marks + String(repeating: "\u{3300}x", count: 20_000)
         #expect(text.utf8.count > 4 * FoldEngine.expandingPieceBytes)
@@ -375,7 +376,7 @@ import Testing
     /// about (a starter from those blocks with a code point that combines backward) against
     /// ICU's own pairwise composition, and folded text against the reference.
     @Test func kanaAndHangulCompositionsMatchICU() throws {
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         let table = folder.engine.fastTable
         var pairs = 0
         let starters = Array(UInt32(0x3000)..<0x3100) + Array(UInt32(0x1100)..<0x1200) + Array(UInt32(0xAC00)...0xD7A3) + [0x41, 0x65, 0x3131]

@@ -345,7 +345,7 @@ func settle() async { try? await Task.sleep(for: .milliseconds(30)) }
     /// The index source: parallel shards give the same keys as one scan, results carry the
     /// total and the ranges to highlight, and a superseded search over a large index stops.
     @Test func searchIndexSourceShardsAgreeAndHighlight() async throws {
-        let folder = try Folder()
+        let folder = Folder()
         let words = ["Crème brûlée", "Łódź", "green doors", "Smørrebrød", "ÉCOLE normale", "lodz"]
         let items = (0..<100_000).map { (id: $0, text: words[$0 % words.count] + " \($0)") }
         let index = SearchIndex(items, folder: folder)
@@ -364,7 +364,7 @@ func settle() async { try? await Task.sleep(for: .milliseconds(30)) }
     }
 
     @Test func buildingReportsGrowingProgressAndCancels() async throws {
-        let folder = try Folder()
+        let folder = Folder()
         let items = (0..<50_000).map { (id: $0, text: "title \($0) Crème") }
         let fractions = UpdateLog<Int>()
         final class Fractions: @unchecked Sendable { let lock = Lock(); var values: [Double] = [] }

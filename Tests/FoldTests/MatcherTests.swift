@@ -7,7 +7,7 @@ import Testing
     /// to), and it keeps what the option says to keep.
     @Test func typedOptionsAreHonouredForEveryProfile() throws {
         for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             for options in [Matcher.Options.respectsTypedDiacritics, .respectsTypedCase, [.respectsTypedDiacritics, .respectsTypedCase]] {
                 let matcher = Matcher("É", folder: folder, options: options)
                 let typed = try #require(matcher.typedFolder, "\(profile.name) \(options)")
@@ -21,7 +21,7 @@ import Testing
         }
     }
 
-    let folder = try! Folder(.search)
+    let folder = Folder(.search)
 
     func found(_ query: String, in text: String, mode: Matcher.Mode = .substring, options: Matcher.Options = []) -> [String] {
         Matcher(query, folder: folder, mode: mode, options: options).matches(in: text).map { String(text[$0]) }
@@ -97,7 +97,7 @@ func matchingIndices(_ matcher: Matcher, _ texts: [String]) -> [Int] {
 }
 
 @Suite struct SearchIndexTests {
-    let folder = try! Folder(.search)
+    let folder = Folder(.search)
 
     @Test func indexAgreesWithTexts() async throws {
         var rng = seededGenerator(0x1DE7)
@@ -124,7 +124,7 @@ func matchingIndices(_ matcher: Matcher, _ texts: [String]) -> [Int] {
     /// case and one that keeps it; the live source's first matches and count agree too.
     @Test(arguments: [FoldProfile.search, .nfc])
     func summariesNeverChangeAnAnswer(_ profile: FoldProfile) async throws {
-        let folder = try Folder(profile)
+        let folder = Folder(profile)
         var rng = seededGenerator(0x1DE9)
         let words = ["Sea", "sea", "Green", "doors", "3,14", "Ελληνικά", "がっこう", "Straße", "Éte", "été", "x9", "GG", "gs", "sg"]
         let titles = (0..<(8 * Matcher.indexBlock + 5)).map { _ in

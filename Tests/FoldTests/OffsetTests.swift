@@ -2,7 +2,7 @@
 import Testing
 
 @Suite struct OffsetTests {
-    let folder = try! Folder(.search)
+    let folder = Folder(.search)
 
     /// The original text behind the first occurrence of `part` in the fold of `text`.
     func original(of part: String, in text: String, folder: Folder? = nil) throws -> String {
@@ -79,7 +79,7 @@ import Testing
 
     @Test(arguments: testedProfileNames)
     func mapsAreInsideTheInputMonotoneAndWhole(profile: String) throws {
-        let folder = try Folder(FoldProfile(named: profile)!)
+        let folder = Folder(FoldProfile(named: profile)!)
         var rng = seededGenerator(0x0FF5E7)
         var failures: [String] = []
         for _ in 0..<2_000 {
@@ -141,7 +141,7 @@ import Testing
     /// every profile, on random text, the vectors' inputs and a long line.
     @Test(arguments: testedProfileNames)
     func theOnePassMapIsTheGeneralPaths(_ name: String) throws {
-        let folder = try Folder(FoldProfile(named: name)!)
+        let folder = Folder(FoldProfile(named: name)!)
         var rng = seededGenerator(0x0FF5 ^ UInt64(name.utf8.count))
         var texts = (0..<1_500).map { k in randomString(&rng, maxPieces: k % 100 == 0 ? 200 : 14) }
         texts += try VectorTests.loadAll().map(\.input)

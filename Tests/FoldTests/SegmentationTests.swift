@@ -1,5 +1,6 @@
 import Foundation
 @testable import Fold
+import FoldICU
 import Testing
 
 /// The segmentation layer's one source of truth: the rules are written once
@@ -71,8 +72,8 @@ import Testing
         #expect(mutated.windowClasses.joinersOfLetters.isEmpty)
         #expect(mutated.windowClasses.cHeader != WordBreakTable.shared.windowClasses.cHeader)
 
-        let shipped = try Folder(.search)
-        let changed = try Folder(.search, wordBreakTable: mutated)
+        let shipped = Folder(.search)
+        let changed = Folder(.search, wordBreakTable: mutated)
         let line = "E.g. pi is 3.14, v2.0.1 and U.S.A. — Ο.Λ. и т.д. "
         var texts = ["e.g", "a.b c.d", line, String(repeating: line, count: 5), "x_y.z \(line)Ünïcödé.ÉTÉ"]
         texts += (0..<40).map { i in String(repeating: "ab.cd 1.5 ", count: i) + "é.e" }

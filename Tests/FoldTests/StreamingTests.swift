@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: testedProfileNames)
     func anyChunkingGivesTheWholeFold(profile: String) throws {
-        let folder = try Folder(FoldProfile(named: profile)!)
+        let folder = Folder(FoldProfile(named: profile)!)
         var rng = seededGenerator(0x57EA)
         var failures: [String] = []
         for _ in 0..<1_000 {
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func invalidUTF8IsReportedAtItsStreamOffset() throws {
-        let folder = try Folder()
+        let folder = Folder()
         var rng = seededGenerator(0xBAD)
         var failures: [String] = []
         for _ in 0..<500 {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aSequenceCutByTheEndIsInvalid() throws {
-        var stream = StreamingFolder(try Folder())
+        var stream = StreamingFolder(Folder())
         var out: [UInt8] = []
         try ([0x61, 0x62, 0xC3] as [UInt8]).withUnsafeBytes { try stream.fold($0) { out += $0 } }
         #expect(throws: InvalidUTF8Error(byteOffset: 2)) { try stream.finish { out += $0 } }
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func anUnsplittableStretchOverTheLimitIsRefused() throws {
-        var stream = StreamingFolder(try Folder(), maxPendingBytes: 1_000)
+        var stream = StreamingFolder(Folder(), maxPendingBytes: 1_000)
         let marks = Array(("x a" + String(repeating: "\u{301}", count: 600)).utf8)
         var out: [UInt8] = []
         #expect(throws: UnsplittableInputError(byteOffset: 2, limit: 1_000)) {
@@ -79,7 +79,7 @@ import Testing
         }
         #expect(out == Array("x ".utf8))
         // Below the limit, a long sequence is held and folded whole.
-        var roomy = StreamingFolder(try Folder(), maxPendingBytes: 1 << 20)
+        var roomy = StreamingFolder(Folder(), maxPendingBytes: 1 << 20)
         var whole: [UInt8] = []
         for k in stride(from: 0, to: marks.count, by: 100) {
             try marks[k..<min(marks.count, k + 100)].withUnsafeBytes { try roomy.fold($0) { whole += $0 } }
@@ -90,7 +90,7 @@ import Testing
 
     /// A long line streams through in pieces: the output arrives before the input ends.
     @Test func outputArrivesBeforeTheEnd() throws {
-        var stream = StreamingFolder(try Folder())
+        var stream = StreamingFolder(Folder())
         var emitted = 0
         let chunk = Array(String(repeating: "Ärger ", count: 10_000).utf8)
         for _ in 0..<10 { try chunk.withUnsafeBytes { try stream.fold($0) { emitted += $0.count } } }

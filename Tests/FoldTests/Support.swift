@@ -1,4 +1,5 @@
 @testable import Fold
+import FoldICU
 import FoldReference
 import FoldVectors
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Fold
+import FoldICU
 import FoldVectors
 import Testing
 
@@ -151,7 +152,7 @@ extension TokenTests {
     /// path that does not set the flag, fails it).
     @Test(arguments: FoldProfile.presets)
     func theFoldsNoteOfCodePointsThatNeedICUIsRight(profile: FoldProfile) throws {
-        let folder = try Folder(profile)
+        let folder = Folder(profile)
         var failures: [String] = []
         var noted = 0
         for value in UInt32(0x80)...0x1FFFF {
@@ -184,7 +185,7 @@ extension TokenTests {
     /// before, fails that).
     @Test(arguments: FoldProfile.presets)
     func composedKanaNeedICUOnlyByTheirOwnClass(profile: FoldProfile) throws {
-        let folder = try Folder(profile)
+        let folder = Folder(profile)
         var failures: [String] = []
         var composed = 0, scanned = 0
         for base in Array(0x3041...0x30FF) + Array(0xFF66...0xFF9D) {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Fold
+import FoldICU
 import FoldVectors
 import Testing
 

@@ -61,7 +61,7 @@ public enum Tools {
     public static func foldUTF8(_ profile: FoldProfile) -> FoldTool {
         FoldTool(name: "Fold \(profile.name) utf8",
                  summary: "`Folder(.\(profileIdentifier(profile))).fold(utf8:)` on each line's bytes") { corpus in
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             return FoldPass(corpus: corpus) {
                 var total = 0
                 for i in corpus.lines.indices {
@@ -81,7 +81,7 @@ public enum Tools {
     public static func foldTemporary(_ profile: FoldProfile) -> FoldTool {
         FoldTool(name: "Fold \(profile.name) withFoldedUTF8",
                  summary: "`Folder(.\(profileIdentifier(profile))).withFoldedUTF8(_:_:)` on each line's bytes (no result allocation)") { corpus in
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             return FoldPass(corpus: corpus) {
                 var total = 0
                 for i in corpus.lines.indices {
@@ -100,7 +100,7 @@ public enum Tools {
     public static func foldString(_ profile: FoldProfile) -> FoldTool {
         FoldTool(name: "Fold \(profile.name) String",
                  summary: "`Folder(.\(profileIdentifier(profile))).fold(_: String)` on prebuilt `String` lines") { corpus in
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             let lines = corpus.strings()
             return FoldPass(corpus: corpus) {
                 var total = 0

@@ -34,7 +34,7 @@ func ms(_ d: Duration) -> Double { milliseconds(d) }
 func fmt(_ v: Double) -> String { v < 1 ? String(format: "%.3f ms", v) : String(format: "%.1f ms", v) }
 
 let corpora = try Corpus.names.map { try Corpus.load($0) }
-let folder = try Folder(.search)
+let folder = Folder(.search)
 let substringQueries = ["relationship", "eichhornchen", "lodz"]
 let wordQueries = ["creme brulee", "green do"]
 print("### Live search (\(ProcessInfo.processInfo.activeProcessorCount) cores, \(reps) repetitions of each typed query)\n")

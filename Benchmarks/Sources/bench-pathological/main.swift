@@ -174,7 +174,7 @@ if options.parts.contains("a") {
     print(rule)
     var largestRatios: [Double] = []
     for profileName in options.profiles {
-        let folder = try! Folder(FoldProfile(named: profileName)!)
+        let folder = Folder(FoldProfile(named: profileName)!)
         for order in ["mixed", "descending", "blocks"] {
             var times: [Double?] = []
             var outputs: [Int] = []
@@ -254,7 +254,7 @@ if options.parts.contains("b") {
         let one = String(Unicode.Scalar(v)!)
         let count = target / one.utf8.count
         for profile in FoldProfile.presets {
-            let folder = try! Folder(profile)
+            let folder = Folder(profile)
             do {
                 var text: String? = String(repeating: one, count: count)
                 _ = folder.fold(one)  // tables for this character, outside the measure
@@ -306,7 +306,7 @@ if options.parts.contains("b") {
 // MARK: - (d) The offset map on hostile input
 
 if options.parts.contains("d") {
-    let folder = try! Folder(.search)
+    let folder = Folder(.search)
     let matcher = Matcher("\u{915}", folder: folder)
     var sizes: [Int] = []
     var n = 20_000
@@ -367,7 +367,7 @@ if options.parts.contains("c") {
     print("|---|---:|---:|---:|---:|---:|---:|")
     var slowestTime = 0.0
     for profile in FoldProfile.presets {
-        let folder = try! Folder(profile)
+        let folder = Folder(profile)
         resetPeakRSS()
         var samples: [Double] = []
         var out = ""

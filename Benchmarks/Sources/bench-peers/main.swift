@@ -152,7 +152,7 @@ func show(_ text: String, options: Options) throws {
     }
     line("input", text)
     for profile in [FoldProfile.search, .ascii, .nfkcCasefold] {
-        let folder = try Folder(profile)
+        let folder = Folder(profile)
         line("Fold \(profile.name) utf8", String(decoding: try folder.fold(utf8: bytes), as: UTF8.self))
         line("Fold \(profile.name) String", folder.fold(text))
     }
@@ -285,7 +285,7 @@ for row in rowNames {
     table += "| \(row) | " + cells.joined(separator: " | ") + " |\n"
 }
 
-let fingerprint = (try? Folder(.search).fingerprint) ?? "?"
+let fingerprint = (Folder(.search).fingerprint) ?? "?"
 print(table)
 print("MB/s of input (10^6 bytes of line content per second, newlines not counted), median of \(options.runs) passes "
     + "over every line after \(options.warmup) untimed; in parentheses, the ratio to `\(baselineName)` on the same corpus (higher is faster). "

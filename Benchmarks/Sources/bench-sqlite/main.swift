@@ -74,7 +74,7 @@ final class DB {
 
 let corpora = try Corpus.names.map { try Corpus.load($0) }
 let titles = makeTitles(count: titleCount, seed: 1, corpora: corpora)
-let folder = try Folder(.search)
+let folder = Folder(.search)
 let queries = ["creme brulee", "lodz", "strasse", "smorrebrod", "ecole normale", "relationship", "eichhornchen"]
 let tokenizers = [("fold", "fold"), ("fold+typed", "fold search typed_diacritics"), ("unicode61", "unicode61 remove_diacritics 2"), ("trigram", "trigram")]
 let directory = NSTemporaryDirectory() + "bench-sqlite-\(getpid())"

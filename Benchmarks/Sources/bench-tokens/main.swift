@@ -117,7 +117,7 @@ func makeTitles(count: Int, corpora: [Corpus]) -> [String] {
 }
 
 let options = parseOptions()
-let folder = try Folder(.search)
+let folder = Folder(.search)
 print("bench-tokens: ICU \(String(cString: icupeer_icu_version())), profile search, best of \(options.reps)\n")
 print("| corpus | MB | fold(utf8:) MB/s | tokens MB/s | Tokenizer MB/s | tokens/s (M), Tokenizer | tokens / fold | Tokenizer / fold | ICU words + fold MB/s | tokens / ICU | Tokenizer / ICU |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")

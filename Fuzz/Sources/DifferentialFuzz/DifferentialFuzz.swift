@@ -6,7 +6,7 @@ import FuzzSupport
 
 let pairs: [(ICUForm, Folder)] = ICUForm.allCases.map { form in
     guard let profile = FoldProfile(named: form.profileName) else { fatalError("no preset \(form.profileName)") }
-    do { return (form, try Folder(profile)) } catch { fatalError("cannot build a Folder for \(profile.name): \(error)") }
+    return (form, Folder(profile))
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -30,7 +30,7 @@ import Glibc
 #endif
 
 let folders: [Folder] = FoldProfile.presets.map { profile in
-    do { return try Folder(profile) } catch { fatalError("cannot build a Folder for \(profile.name): \(error)") }
+    return Folder(profile)
 }
 
 let skipped: Set<String> = {

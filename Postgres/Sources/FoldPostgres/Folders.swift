@@ -54,7 +54,7 @@ enum Folders {
         guard let profile = FoldProfile(named: key) else { return .failure(.unknownProfile) }
         // Not an answer changed: a folder ICU cannot make is FOLDPG_FAILED, which fold.c raises
         // as an ERROR (no result is folded without it).
-        guard let folder = try? Folder(profile) else { return .failure(.failed) }
+        guard let folder = Folder(profile) else { return .failure(.failed) }
         let entry = UInt(bitPattern: Unmanaged.passRetained(FolderEntry(folder)).toOpaque())
         let kept = made.withLock { made -> (address: UInt, isNew: Bool) in
             if let existing = made[key] { return (existing, false) }

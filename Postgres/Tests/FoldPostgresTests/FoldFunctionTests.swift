@@ -19,7 +19,7 @@ import Testing
         var failures: [String] = []
         for row in folded {
             let v = vectors[Int(row[0]!)!]
-            if folders[v.profile] == nil { folders[v.profile] = try Folder(#require(FoldProfile(named: v.profile))) }
+            if folders[v.profile] == nil { folders[v.profile] = Folder(#require(FoldProfile(named: v.profile))) }
             let library = folders[v.profile]!.fold(v.input)
             if row[1] != library || library != v.expected {
                 failures.append("\(v.file):\(v.line) \(v.profile) \(v.input.debugDescription): server \(row[1]?.debugDescription ?? "NULL"), library \(library.debugDescription), vector \(v.expected.debugDescription)")
@@ -35,7 +35,7 @@ import Testing
         try db.execute("CREATE TEMPORARY TABLE texts (id integer, s text)")
         try db.copyIn("COPY texts FROM STDIN", rows: texts.enumerated().map { [String($0.offset), $0.element] })
         for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             let rows = try db.rows("SELECT id, fold(s, $1) FROM texts ORDER BY id", [profile.name])
             let wrong = rows.filter { $0[1] != folder.fold(texts[Int($0[0]!)!]) }
             #expect(wrong.isEmpty, "\(profile.name): \(wrong.count) differ, first \(wrong.first.map { texts[Int($0[0]!)!].debugDescription } ?? "")")
@@ -45,10 +45,10 @@ import Testing
     /// The fingerprints are the library's; fold_profiles lists every profile.
     @Test func fingerprintsAreTheLibrarys() throws {
         let db = try TestCluster.freshDatabase()
-        #expect(try db.value("SELECT fold_fingerprint()") == (try Folder(.search).fingerprint))
+        #expect(try db.value("SELECT fold_fingerprint()") == (Folder(.search).fingerprint))
         for profile in FoldProfile.presets + FoldProfile.tailoredPresets {
-            #expect(try db.value("SELECT fold_fingerprint($1)", [profile.name]) == (try Folder(profile).fingerprint))
-            #expect(try db.value("SELECT fold_fingerprint(upper($1))", [profile.name]) == (try Folder(profile).fingerprint))
+            #expect(try db.value("SELECT fold_fingerprint($1)", [profile.name]) == (Folder(profile).fingerprint))
+            #expect(try db.value("SELECT fold_fingerprint(upper($1))", [profile.name]) == (Folder(profile).fingerprint))
         }
         let listed = try db.rows("SELECT profile, fingerprint FROM fold_profiles()")
         #expect(listed.map { $0[0]! } == (FoldProfile.presets + FoldProfile.tailoredPresets).map(\.name))
@@ -123,7 +123,7 @@ import Testing
         #expect(text.utf8.count >= 50_000_000)
         for profile in ["search", "search-de"] {
             let folded = try db.value("SELECT fold(repeat($1, $2), $3)", [Self.line, String(count), profile])
-            let library = try Folder(#require(FoldProfile(named: profile))).fold(text)
+            let library = Folder(#require(FoldProfile(named: profile))).fold(text)
             #expect(folded?.utf8.count == library.utf8.count && folded == library, "\(profile): \(folded?.utf8.count ?? -1) bytes, library \(library.utf8.count)")
         }
         // One combining sequence of 18 MB has nowhere to split: folded whole, the same as the library.

@@ -29,7 +29,7 @@ let tokenTestInputs: [String] = [
         try db.copyIn("COPY inputs FROM STDIN", rows: inputs.enumerated().map { [String($0.offset), $0.element] })
         for (config, parser, profile) in [("fold", "fold_search", FoldProfile.search), ("fold_ascii", "fold_ascii", .ascii),
                                           ("fold_de", "fold_search_de", .search.tailored(for: .german))] {
-            let folder = try Folder(profile)
+            let folder = Folder(profile)
             let tokens = try db.rows("""
                 SELECT i.id, p.tokid, p.token FROM inputs i, ts_parse($1, i.s) WITH ORDINALITY AS p(tokid, token, n) ORDER BY i.id, p.n
                 """, [parser])
@@ -71,7 +71,7 @@ let tokenTestInputs: [String] = [
     /// is not a word of the fold (punctuation) is a stop word.
     @Test func theDictionaryAloneGivesTheUnitsWords() throws {
         let db = try TestCluster.freshDatabase()
-        let folder = try Folder(.search)
+        let folder = Folder(.search)
         var failures: [String] = []
         for input in tokenTestInputs where !input.isEmpty {
             let bytes = Array(input.utf8)

@@ -32,8 +32,8 @@ import Testing
 
     @Test func newObjectsAreRecordedAndNothingIsStale() throws {
         let db = try database()
-        let search = try Folder(.search).fingerprint, ascii = try Folder(.ascii).fingerprint
-        let german = try Folder(.search.tailored(for: .german)).fingerprint
+        let search = try Folder(.search).fingerprint, ascii = Folder(.ascii).fingerprint
+        let german = Folder(.search.tailored(for: .german)).fingerprint
         let recorded = try db.rows("SELECT kind, object, fingerprints::text FROM fold_builds ORDER BY 1, 2")
         #expect(recorded == [
             ["generated column", "public.titles.key", "{\(search)}"],

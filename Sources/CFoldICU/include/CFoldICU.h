@@ -37,6 +37,8 @@ const char *cfold_error_name(int32_t status);
 /// `u_getUnicodeVersion` and `u_getVersion`: four bytes each.
 void cfold_unicode_version(uint8_t out[4]);
 void cfold_icu_version(uint8_t out[4]);
+/// `ulocdata_getCLDRVersion`: the CLDR version of the linked ICU's locale data (zeros if unknown).
+void cfold_cldr_version(uint8_t out[4]);
 
 /// Normalizes UTF-8 with ICU's C++ `Normalizer2::normalizeUTF8`. Returns a buffer allocated with
 /// malloc (release it with `cfold_free`) and its length in `*out_length`; NULL on failure, with

@@ -76,11 +76,11 @@ final class FastTable: @unchecked Sendable {
             guard out.count == 1, (0x3099...0x309A).contains(out[0].scalar) else { return 0 }
             return out[0].scalar
         }
-        voicingClass = ICU.combiningClass(0x3099)
+        voicingClass = UnicodeData.combiningClass(0x3099)
         kanaVoicing = .allocate(capacity: 0x200)
         for starter: UInt32 in 0x3000..<0x3100 {
             for mark: UInt32 in 0x3099...0x309A {
-                kanaVoicing[Int((starter - 0x3000) << 1 | (mark - 0x3099))] = ICU.composePair(starter, mark) ?? 0
+                kanaVoicing[Int((starter - 0x3000) << 1 | (mark - 0x3099))] = UnicodeData.composePair(starter, mark) ?? 0
             }
         }
     }
@@ -109,29 +109,29 @@ final class FastTable: @unchecked Sendable {
             let decomposed = core.decompositions.mapping(value)
             // The first decomposed scalar is a mark but the output starts with a starter: not a
             // boundary the fast path can restart from.
-            if let d = decomposed.first, ICU.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
+            if let d = decomposed.first, UnicodeData.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
                 flags |= FastEntry.general
             }
             // A mark that makes a kept letter with the base before it (a + U+030A → å in
             // Swedish), among the marks the code point starts with.
-            if !keptLetterMarks.isEmpty && decomposed.prefix(while: { ICU.combiningClass($0) != 0 }).contains(where: keptLetterMarks.contains) {
+            if !keptLetterMarks.isEmpty && decomposed.prefix(while: { UnicodeData.combiningClass($0) != 0 }).contains(where: keptLetterMarks.contains) {
                 flags |= FastEntry.general
             }
             // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently
             // with the marks that follow: the general path handles it.
-            for d in decomposed where ICU.combiningClass(d) != 0 {
+            for d in decomposed where UnicodeData.combiningClass(d) != 0 {
                 let m = core.mappings?.mapping(d) ?? [d]
-                if !(m.isEmpty || (m.count == 1 && ICU.combiningClass(m[0]) == ICU.combiningClass(d))) {
+                if !(m.isEmpty || (m.count == 1 && UnicodeData.combiningClass(m[0]) == UnicodeData.combiningClass(d))) {
                     flags |= FastEntry.tail
                 }
             }
             if let head = out.first {
-                if ICU.combinesBackward(head.scalar) { flags |= FastEntry.backward }
+                if UnicodeData.combinesBackward(head.scalar) { flags |= FastEntry.backward }
                 first[low] = head.ccc
                 // The combining class that ends the output once decomposed (é ends in U+0301's
                 // 230): what a following mark is ordered against.
-                let tail = ICU.decomposition(of: out.last!.scalar, compatibility: false).last ?? out.last!.scalar
-                last[low] = ICU.combiningClass(tail)
+                let tail = UnicodeData.decomposition(of: out.last!.scalar, compatibility: false).last ?? out.last!.scalar
+                last[low] = UnicodeData.combiningClass(tail)
             }
             // Whether the tokenizer hands text with the fold to ICU (said after `plain`, which
             // it does not touch).
@@ -231,7 +231,7 @@ final class FastTable: @unchecked Sendable {
         if starter &- 0xAC00 < 11172 && (starter - 0xAC00) % 28 == 0 && x &- 0x11A8 < 27 {
             return starter + (x - 0x11A7)
         }
-        return ICU.composePair(starter, x)
+        return UnicodeData.composePair(starter, x)
     }
 
     /// What the table holds for one code point (its page is built on first use).

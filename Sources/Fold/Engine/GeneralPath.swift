@@ -33,7 +33,7 @@ extension FoldEngine {
                         for d in decomposed {
                             mappings.withMapping(d) { out in
                                 for x in out {
-                                    elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
+                                    elements.append(Element(scalar: x, ccc: UnicodeData.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
                                 }
                             }
                         }
@@ -48,7 +48,7 @@ extension FoldEngine {
             for scalar in input {
                 decompositions.withMapping(scalar.value) { mapped in
                     for x in mapped {
-                        elements.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
+                        elements.append(Element(scalar: x, ccc: UnicodeData.combiningClass(x), sourceStart: index, sourceEnd: index + 1))
                     }
                 }
                 index += 1
@@ -61,7 +61,7 @@ extension FoldEngine {
                 for e in elements {
                     mappings.withMapping(e.scalar) { out in
                         for x in out {
-                            mapped.append(Element(scalar: x, ccc: ICU.combiningClass(x), sourceStart: e.sourceStart, sourceEnd: e.sourceEnd))
+                            mapped.append(Element(scalar: x, ccc: UnicodeData.combiningClass(x), sourceStart: e.sourceStart, sourceEnd: e.sourceEnd))
                         }
                     }
                 }
@@ -192,7 +192,7 @@ extension FoldEngine {
         for (i, e) in elements.enumerated() {
             if ScalarPolicy.isE(e.scalar), let p = previous, p.ccc == 0,
                ScalarPolicy.germanDropsE(previous: p.scalar, beforePrevious: beforePrevious?.scalar),
-               i + 1 == elements.count || !ICU.generalCategory(elements[i + 1].scalar).hasPrefix("M") {
+               i + 1 == elements.count || !UnicodeData.isMark(elements[i + 1].scalar) {
                 body(e, true)
                 continue
             }
@@ -227,9 +227,9 @@ extension FoldEngine {
             if starter >= 0 {
                 let adjacent = out.count - 1 == starter
                 if adjacent || (lastCcc != 0 && lastCcc < e.ccc),
-                   let composite = ICU.composePair(out[starter].scalar, e.scalar) {
+                   let composite = UnicodeData.composePair(out[starter].scalar, e.scalar) {
                     out[starter].scalar = composite
-                    out[starter].ccc = ICU.combiningClass(composite)
+                    out[starter].ccc = UnicodeData.combiningClass(composite)
                     let start = min(out[starter].sourceStart, e.sourceStart)
                     let end = max(out[starter].sourceEnd, e.sourceEnd)
                     // The starter and the marks between it and the composed one now form one

@@ -38,7 +38,7 @@ extension FoldEngine {
             let entry = slot.entry
             guard let first = entry.isIdentity ? value : UTF8Decoder.decodeOne(slot.foldBytes, 0, entry.length) else { return false }
             if first < 0x80 && (first | 0x20) >= 0x61 && (first | 0x20) <= 0x7A { return false }
-            if ScalarPolicy.germanUBlockers.contains(first) || ICU.generalCategory(first).hasPrefix("M") { return false }
+            if ScalarPolicy.germanUBlockers.contains(first) || UnicodeData.isMark(first) { return false }
         }
         return true
     }

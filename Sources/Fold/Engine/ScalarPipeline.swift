@@ -24,7 +24,7 @@ struct ScalarPipeline: Sendable {
     /// again inside the decomposition: Å (U+212B) gives Å, ǻ gives å + U+0301.
     func decompose(_ scalar: UInt32) -> [UInt32] {
         if let whole = ScalarPolicy.wholeFold(scalar, steps) { return [whole] }
-        let decomposed = ICU.decomposition(of: scalar, compatibility: steps.decomposition == .compatibility)
+        let decomposed = UnicodeData.decomposition(of: scalar, compatibility: steps.decomposition == .compatibility)
         guard steps.tailoring != .none, decomposed.count > 1 else { return decomposed }
         return Self.composeKeptLetters(decomposed, steps.tailoring)
     }
@@ -38,7 +38,7 @@ struct ScalarPipeline: Sendable {
         var starter = -1
         var lastCcc: UInt8 = 0
         for x in scalars {
-            let ccc = ICU.combiningClass(x)
+            let ccc = UnicodeData.combiningClass(x)
             if starter >= 0 && ccc != 0 {
                 if out.count - 1 == starter || lastCcc < ccc,
                    let kept = ScalarPolicy.keptComposite(out[starter], x, tailoring) {
@@ -89,7 +89,7 @@ struct ScalarPipeline: Sendable {
             var kept: [UInt32] = []
             var notes: [String] = []
             for x in s {
-                if ICU.caseFolding(of: x, turkic: turkic) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
+                if UnicodeData.caseFolding(of: x, turkic: turkic) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
                     notes.append("U+\(hex(x)) removed before case folding: \(why)")
                 } else {
                     kept.append(x)
@@ -99,13 +99,13 @@ struct ScalarPipeline: Sendable {
             s = kept
         }
         if steps.foldsCase {
-            let folded = s.flatMap { ICU.caseFolding(of: $0, turkic: turkic) }
+            let folded = s.flatMap { UnicodeData.caseFolding(of: $0, turkic: turkic) }
             let redecomposed = folded.flatMap { decompose($0) }
             record(&traces, "case-folded", s, redecomposed, turkic && s.contains(where: { $0 == 0x49 || $0 == 0x130 }) ? ["Turkic case folding: I → ı, İ → i"] : [])
             s = redecomposed
         }
         if steps.removesDefaultIgnorables {
-            let kept = s.filter { !ICU.isDefaultIgnorable($0) }
+            let kept = s.filter { !UnicodeData.isDefaultIgnorable($0) }
             record(&traces, "ignorable removed", s, kept)
             s = kept
         }

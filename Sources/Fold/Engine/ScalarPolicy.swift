@@ -1,9 +1,11 @@
 /// Fold's decisions about single code points: which marks go, which letters and punctuation
-/// fold. Everything here is derived from ICU's character data at run time; the lists below are
-/// the policy, the data comes from ICU.
+/// fold. The lists below are the policy; the data comes from Fold's tables (``UnicodeData``,
+/// generated from ICU), and the Latin-ASCII and ASCII additions tables are generated too.
 package enum ScalarPolicy {
-    /// Bump when a decision below changes: it is part of every fingerprint.
-    package static let tableVersion = 3
+    /// The fold generation: bump it whenever any profile's fold may change (a decision below,
+    /// Fold's Unicode data, its word rules). It is the N of every fingerprint's `foldN-`, and
+    /// an index built with a higher N is left alone by an older Fold (the newer fold wins).
+    package static let tableVersion = 4
 
     // MARK: Marks
 
@@ -12,7 +14,7 @@ package enum ScalarPolicy {
     /// historic alphabets that share those marks (Coptic, Glagolitic, Old Permic: the Cyrillic
     /// titlo U+0483 is used with Old Permic too).
     static let markRemovingScripts: Set<Int32> = Set(
-        ["Latn", "Grek", "Cyrl", "Hebr", "Arab", "Syrc", "Copt", "Glag", "Perm"].map { ICU.scriptCode($0) })
+        ["Latn", "Grek", "Cyrl", "Hebr", "Arab", "Syrc", "Copt", "Glag", "Perm"].map { UnicodeData.scriptCode($0) })
 
     /// Blocks of generic combining diacritics (script Inherited): removed wherever they occur.
     static let genericDiacriticBlocks: [ClosedRange<UInt32>] = [
@@ -23,9 +25,9 @@ package enum ScalarPolicy {
         0xFE20...0xFE2F, // Combining Half Marks
     ]
 
-    static let inherited = ICU.scriptCode("Zinh")
-    static let common = ICU.scriptCode("Zyyy")
-    static let latin = ICU.scriptCode("Latn")
+    package static let inherited = UnicodeData.scriptCode("Zinh")
+    package static let common = UnicodeData.scriptCode("Zyyy")
+    package static let latin = UnicodeData.scriptCode("Latn")
 
     package enum MarkDecision: Equatable {
         case notAMark
@@ -40,12 +42,12 @@ package enum ScalarPolicy {
     /// viramas and nuktas, Thai and Lao vowels and tone marks, ...). Spacing marks (Mc) are
     /// always kept: they are vowel signs of abugidas.
     package static func markDecision(_ scalar: UInt32) -> MarkDecision {
-        let category = ICU.generalCategory(scalar)
+        let category = UnicodeData.generalCategory(scalar)
         guard category == "Mn" || category == "Me" else {
             return category == "Mc" ? .kept("spacing mark (Mc): a vowel sign or similar of its script") : .notAMark
         }
-        let scripts = ICU.scriptExtensions(of: scalar)
-        let names = scripts.map { ICU.scriptName($0) }.joined(separator: " ")
+        let scripts = UnicodeData.scriptExtensions(of: scalar)
+        let names = scripts.map { UnicodeData.scriptName($0) }.joined(separator: " ")
         if scripts.allSatisfy({ $0 == inherited || $0 == common }) {
             if genericDiacriticBlocks.contains(where: { $0.contains(scalar) }) {
                 return .removed("generic combining diacritic")
@@ -63,17 +65,7 @@ package enum ScalarPolicy {
     /// Latin letters that no decomposition splits, folded by CLDR's Latin-ASCII data as ICU
     /// ships it, when the result is ASCII letters: æ→ae, ø→o, ł→l, đ→d, þ→th, ı→i, ƒ→f.
     package static func letterFold(_ scalar: UInt32) -> [UInt32]? {
-        if GeneratedLatinASCII.matchesLinkedICU { return GeneratedLatinASCII.letters[scalar] }
-        return letterFoldFromICU(scalar)
-    }
-
-    package static func letterFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
-        guard scalar >= 0x80, ICU.generalCategory(scalar).hasPrefix("L"), ICU.script(scalar) == latin else { return nil }
-        let mapped = ICU.latinASCII(of: scalar)
-        guard mapped != [scalar], !mapped.isEmpty,
-              mapped.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) })
-        else { return nil }
-        return mapped
+        GeneratedLatinASCII.letters[scalar]
     }
 
     /// ``letterFold(_:)`` unless the tailoring keeps the letter as a letter of its own (ø in
@@ -87,7 +79,7 @@ package enum ScalarPolicy {
 
     /// The hiragana twin of a katakana letter or iteration mark: the code point named
     /// "HIRAGANA X" for "KATAKANA X" (so ア → あ, ヵ → ゕ, ヽ → ゝ, and U+1B155 small ko →
-    /// U+1B132), from the names in the linked ICU. Katakana with no twin stay: the small
+    /// U+1B132), from the names in Unicode (generated with the data). Katakana with no twin stay: the small
     /// Ainu kana ㇰ-ㇿ, ヿ, the middle dot ・; so does the prolonged sound mark ー (named
     /// KATAKANA-HIRAGANA, it is both scripts'). ヷ ヸ ヹ ヺ and ヴ ガ ... decompose first, so
     /// their voicing mark stays: ヷ → わ + U+3099.
@@ -96,18 +88,7 @@ package enum ScalarPolicy {
         return kanaTwins[scalar]
     }
 
-    static let kanaTwins: [UInt32: UInt32] = {
-        let katakana = ICU.scriptCode("Kana"), hiragana = ICU.scriptCode("Hira")
-        var twins: [UInt32: UInt32] = [:]
-        for value in UInt32(0x3000)...0x1FFFF where ICU.script(value) == katakana {
-            let name = ICU.name(value)
-            guard name.hasPrefix("KATAKANA "),
-                  let twin = ICU.scalar(named: "HIRAGANA " + name.dropFirst("KATAKANA ".count)),
-                  ICU.script(twin) == hiragana else { continue }
-            twins[value] = twin
-        }
-        return twins
-    }()
+    static var kanaTwins: [UInt32: UInt32] { UnicodeData.kanaTwins }
 
     // MARK: Language tailorings
 
@@ -128,7 +109,7 @@ package enum ScalarPolicy {
     /// ı, and every capital I with one mark (İ Î Í Ì Ï ...), from the linked ICU's data.
     static let turkicLetters: Set<UInt32> = {
         var letters: Set<UInt32> = [0x131]
-        for value in UInt32(0xC0)...0x1EFF where ICU.canonicalPair(value)?.0 == 0x49 { letters.insert(value) }
+        for value in UInt32(0xC0)...0x1EFF where UnicodeData.canonicalPair(value)?.0 == 0x49 { letters.insert(value) }
         return letters
     }()
 
@@ -139,7 +120,7 @@ package enum ScalarPolicy {
 
     /// The kept letter that `base` and `mark` compose to (a + U+030A → å), or nil.
     package static func keptComposite(_ base: UInt32, _ mark: UInt32, _ tailoring: FoldProfile.Tailoring) -> UInt32? {
-        guard tailoring != .none, let c = ICU.composePair(base, mark), keptLetters(tailoring).contains(c) else { return nil }
+        guard tailoring != .none, let c = UnicodeData.composePair(base, mark), keptLetters(tailoring).contains(c) else { return nil }
         return c
     }
 
@@ -157,7 +138,7 @@ package enum ScalarPolicy {
     /// The marks that compose with a base into a kept letter (U+030A and U+0308 for the Nordic
     /// languages, U+0307 for Turkic): where they follow a letter, neighbours interact.
     package static func keptLetterMarks(_ tailoring: FoldProfile.Tailoring) -> Set<UInt32> {
-        Set(keptLetters(tailoring).compactMap { ICU.canonicalPair($0)?.1 })
+        Set(keptLetters(tailoring).compactMap { UnicodeData.canonicalPair($0)?.1 })
     }
 
     /// Whether the German rule may drop this `e` (or `E`) after `previous` and the letter before
@@ -190,14 +171,14 @@ package enum ScalarPolicy {
     /// /, … to ..., every White_Space character to U+0020.
     package static func punctuationFold(_ scalar: UInt32) -> [UInt32]? {
         if scalar < 0x80 {
-            return scalar != 0x20 && ICU.isWhiteSpace(scalar) ? [0x20] : nil
+            return scalar != 0x20 && UnicodeData.isWhiteSpace(scalar) ? [0x20] : nil
         }
         if apostrophes.contains(scalar) { return [0x27] }
         if quotationMarks.contains(scalar) { return [0x22] }
         if scalar == 0x2044 || scalar == 0x2215 { return [0x2F] }
         if scalar == 0x2026 { return [0x2E, 0x2E, 0x2E] }
-        if scalar == 0x2212 || (ICU.generalCategory(scalar) == "Pd" && !notDashes.contains(scalar)) { return [0x2D] }
-        if ICU.isWhiteSpace(scalar) { return [0x20] }
+        if scalar == 0x2212 || (UnicodeData.generalCategory(scalar) == "Pd" && !notDashes.contains(scalar)) { return [0x2D] }
+        if UnicodeData.isWhiteSpace(scalar) { return [0x20] }
         return nil
     }
 
@@ -207,13 +188,13 @@ package enum ScalarPolicy {
     /// a letter or punctuation fold of its own. Nil when `scalar` decomposes as usual.
     package static func wholeFold(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> UInt32? {
         guard scalar >= 0x80, steps.foldsPunctuation || steps.foldsLetters else { return nil }
-        guard ICU.decomposition(of: scalar, compatibility: false) == [scalar] else { return nil }
+        guard UnicodeData.decomposition(of: scalar, compatibility: false) == [scalar] else { return nil }
         var candidate = scalar
         if steps.foldsCase {
-            let folded = ICU.caseFolding(of: scalar, turkic: steps.tailoring == .turkic)
+            let folded = UnicodeData.caseFolding(of: scalar, turkic: steps.tailoring == .turkic)
             guard folded.count == 1 else { return nil }
             candidate = folded[0]
-            guard candidate == scalar || ICU.decomposition(of: candidate, compatibility: false) == [candidate] else { return nil }
+            guard candidate == scalar || UnicodeData.decomposition(of: candidate, compatibility: false) == [candidate] else { return nil }
         }
         let wanted = (steps.foldsPunctuation && punctuationFold(candidate) != nil)
             || (steps.foldsLetters && letterFold(candidate, steps.tailoring) != nil)
@@ -228,43 +209,11 @@ package enum ScalarPolicy {
     /// Then Fold's ASCII additions (``ASCIIAdditionRules``) for what Latin-ASCII leaves:
     /// ǝ → e, ⓫ → 11, ❨ → (.
     package static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
-        if GeneratedLatinASCII.matchesLinkedICU {
-            if let latin = GeneratedLatinASCII.ascii[scalar] { return latin }
-        } else if let latin = asciiFoldFromICU(scalar) {
-            return latin
-        }
-        return asciiAddition(scalar)?.fold
+        GeneratedLatinASCII.ascii[scalar] ?? asciiAddition(scalar)?.fold
     }
 
-    /// The ASCII addition for `scalar`: from the generated table when it was made from the
-    /// linked ICU, else computed from ICU.
+    /// The ASCII addition for `scalar` (GeneratedASCIIAdditions.swift).
     package static func asciiAddition(_ scalar: UInt32) -> ASCIIAddition? {
-        if GeneratedASCIIAdditions.matchesLinkedICU { return GeneratedASCIIAdditions.entries[scalar] }
-        return ASCIIAdditionRules.addition(scalar)
-    }
-
-    package static func asciiFoldFromICU(_ scalar: UInt32) -> [UInt32]? {
-        guard scalar >= 0x80 else { return nil }
-        let category = ICU.generalCategory(scalar)
-        guard !category.hasPrefix("M"), !category.hasPrefix("C"), !category.hasPrefix("Z") else { return nil }
-        let script = ICU.script(scalar)
-        guard script == latin || script == common || script == inherited else { return nil }
-        var mapped = ICU.latinASCII(of: scalar)
-        guard mapped != [scalar] else { return nil }
-        while mapped.first == 0x20 { mapped.removeFirst() }
-        while mapped.last == 0x20 { mapped.removeLast() }
-        guard !mapped.isEmpty, mapped.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        return mapped
-    }
-
-    /// Every entry of the generated Latin-ASCII tables, computed from the linked ICU: what
-    /// `fold-generate` writes to GeneratedLatinASCII.swift and what its test compares.
-    package static func latinASCIITablesFromICU() -> (letters: [(UInt32, [UInt32])], ascii: [(UInt32, [UInt32])]) {
-        var letters: [(UInt32, [UInt32])] = [], ascii: [(UInt32, [UInt32])] = []
-        for value in UInt32(0x80)...0x10FFFF where Unicode.Scalar(value) != nil {
-            if let l = letterFoldFromICU(value) { letters.append((value, l)) }
-            if let a = asciiFoldFromICU(value) { ascii.append((value, a)) }
-        }
-        return (letters, ascii)
+        GeneratedASCIIAdditions.entries[scalar]
     }
 }

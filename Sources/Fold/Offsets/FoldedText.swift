@@ -10,7 +10,7 @@
 /// mark, é → e), not per byte, and building it is linear in the text whatever the input.
 ///
 /// ```swift
-/// let text = try Folder().foldedText("Crème Brûlée")
+/// let text = Folder().foldedText("Crème Brûlée")
 /// let creme = text.folded.range(of: "creme")!          // in the folded string
 /// text.original[text.originalRange(of: creme)]           // "Crème"
 /// text.originalUTF8Range(ofFoldedUTF8: 6..<12)           // 7..<15 ("Brûlée")
@@ -33,7 +33,7 @@ public struct FoldedText: Sendable, Hashable {
     /// unit it falls in (the end of the original at the end of the fold).
     ///
     /// ```swift
-    /// let t = try Folder().foldedText("Straße")
+    /// let t = Folder().foldedText("Straße")
     /// t.originalUTF8Range(ofFoldedUTF8: 4..<5)   // 4..<6: the first "s" of "ss" is all of "ß"
     /// ```
     public func originalUTF8Range(ofFoldedUTF8 range: Range<Int>) -> Range<Int> {
@@ -43,7 +43,7 @@ public struct FoldedText: Sendable, Hashable {
     /// The smallest range of ``original`` that produced a range of ``folded``.
     ///
     /// ```swift
-    /// let t = try Folder().foldedText("ﬁne Æther")
+    /// let t = Folder().foldedText("ﬁne Æther")
     /// t.original[t.originalRange(of: t.folded.range(of: "ae")!)]   // "Æ"
     /// ```
     public func originalRange(of foldedRange: Range<String.Index>) -> Range<String.Index> {
@@ -68,7 +68,7 @@ extension Folder {
     /// mapped in one pass, as its tokens are; other text takes the general path.
     ///
     /// ```swift
-    /// let t = try Folder().foldedText("Crème")
+    /// let t = Folder().foldedText("Crème")
     /// t.folded                                               // "creme"
     /// t.originalUTF8Range(ofFoldedUTF8: 2..<3)               // 2..<4: the "è"
     /// ```

@@ -6,7 +6,7 @@
 /// ``SearchIndex`` and call ``filter(_:)``.
 ///
 /// ```swift
-/// let folder = try Folder(.search)
+/// let folder = Folder(.search)
 /// let matcher = Matcher("creme", folder: folder)
 /// let text = "Crème brûlée"
 /// matcher.matches(in: text).map { text[$0] }   // ["Crème"]
@@ -69,7 +69,7 @@ public struct Matcher: Sendable {
     /// Builds a matcher; the query is folded once, here.
     ///
     /// ```swift
-    /// let m = Matcher("É", folder: try Folder(), options: [.respectsTypedDiacritics])
+    /// let m = Matcher("É", folder: Folder(), options: [.respectsTypedDiacritics])
     /// m.hasMatch(in: "ÉTÉ")   // true
     /// m.hasMatch(in: "ETE")   // false
     /// ```
@@ -90,14 +90,8 @@ public struct Matcher: Sendable {
         if options.isEmpty {
             typedFolder = nil
         } else {
-            // `typed` is `folder.profile` with steps turned off: its folder probes a subset of
-            // the ICU services `folder` already probed successfully (the same decomposition and
-            // case folding, no Latin-ASCII), so making it cannot fail. Were it ever to, the
-            // option would be silently dropped: stop instead. Tested for every preset and
-            // tailoring with each option.
-            do { typedFolder = try Folder(typed) } catch {
-                preconditionFailure("Matcher: the typed folder of \(folder.profile.name) failed although \(folder.profile.name)'s own did: \(error)")
-            }
+            // `typed` is `folder.profile` with steps turned off.
+            typedFolder = Folder(typed)
         }
     }
 
@@ -173,7 +167,7 @@ public struct Matcher: Sendable {
     ///
     /// ```swift
     /// let title = "École normale"
-    /// Matcher("ecol", folder: try Folder()).prefixMatch(in: title).map { title[$0] }   // "Écol"
+    /// Matcher("ecol", folder: Folder()).prefixMatch(in: title).map { title[$0] }   // "Écol"
     /// ```
     public func prefixMatch(in text: String) -> Range<String.Index>? {
         let t = folder.foldedText(text)

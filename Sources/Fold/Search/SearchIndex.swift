@@ -16,7 +16,7 @@ import Darwin
 /// progress and cancellation, and ``append(contentsOf:)`` adds texts as they arrive.
 ///
 /// ```swift
-/// let folder = try Folder()
+/// let folder = Folder()
 /// let index = SearchIndex(titles.enumerated().map { (id: $0, text: $1) }, folder: folder)
 /// let ids = try await Matcher("creme", folder: folder).filter(index)
 /// ```

@@ -1,3 +1,5 @@
+internal import FoldICU  // until Fold segments dictionary scripts itself (issue 35)
+
 extension WordBreaker {
     // MARK: The reference
 
@@ -27,7 +29,7 @@ extension WordBreaker {
             }
             let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
             do {
-                let found = try ICU.wordSegments(utf8: piece)
+                let found = try FoldICU.ICU.wordSegments(utf8: piece)
                 if start == 0 && end == utf8.count {
                     segments = found   // the whole text in one piece: nearly every text
                 } else {
@@ -66,7 +68,7 @@ extension WordBreaker {
                     result.append(i..<end)
                 default:
                     if pieceStart < 0 { pieceStart = i }
-                    if WordBreakRules.makesWord(c) || c == .hangulSyllable || (c == .slow && ICU.isComplexContext(UTF8Decoder.decodeValid(p, i, segment.upperBound).0)) {
+                    if WordBreakRules.makesWord(c) || c == .hangulSyllable || (c == .slow && UnicodeData.isComplexContext(UTF8Decoder.decodeValid(p, i, segment.upperBound).0)) {
                         hasWord = true
                     }
                 }

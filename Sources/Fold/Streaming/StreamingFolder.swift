@@ -8,7 +8,7 @@
 /// boundaries, or replaced with U+FFFD when asked.
 ///
 /// ```swift
-/// var stream = StreamingFolder(try Folder(.search))
+/// var stream = StreamingFolder(Folder(.search))
 /// var out: [UInt8] = []
 /// for chunk in [Array("Crème br".utf8), Array("ûlée\n".utf8)] {
 ///     try chunk.withUnsafeBytes { try stream.fold($0) { out += $0 } }
@@ -38,7 +38,7 @@ public struct StreamingFolder: Sendable {
     /// A stream folded by `folder`.
     ///
     /// ```swift
-    /// var stream = StreamingFolder(try Folder(), replacingInvalid: true)
+    /// var stream = StreamingFolder(Folder(), replacingInvalid: true)
     /// ```
     public init(_ folder: Folder, replacingInvalid: Bool = false, maxPendingBytes: Int = 16 << 20) {
         self.folder = folder

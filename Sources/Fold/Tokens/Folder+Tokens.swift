@@ -7,7 +7,7 @@ extension Folder {
     /// through ICU's dictionaries, and punctuation and spaces give no token.
     ///
     /// ```swift
-    /// let folder = try Folder(.search)
+    /// let folder = Folder(.search)
     /// folder.tokens(in: "ﬁnance l'été").map(\.folded)   // ["finance", "l", "ete"]
     /// folder.tokens(in: "Straße").first!.originalUTF8Range   // 0..<7
     /// ```
@@ -26,7 +26,7 @@ extension Folder {
     /// ``fold(utf8:)`` does.
     ///
     /// ```swift
-    /// let tokens = try Folder().tokens(inUTF8: Array("Crème brûlée".utf8))
+    /// let tokens = Folder().tokens(inUTF8: Array("Crème brûlée".utf8))
     /// tokens.map(\.originalUTF8Range)   // [0..<6, 7..<15]
     /// ```
     @inlinable
@@ -49,8 +49,8 @@ extension Folder {
     ///
     /// ```swift
     /// let bytes: [UInt8] = [0x43, 0x61, 0x66, 0xC3, 0xA9, 0x20, 0xFF, 0x20, 0x74, 0xE9]   // "Café ", 0xFF, " t", 0xE9
-    /// try Folder().tokens(decoding: bytes).map(\.folded)              // ["cafe", "t"]
-    /// try Folder().tokens(decoding: bytes).map(\.originalUTF8Range)   // [0..<5, 8..<9]
+    /// Folder().tokens(decoding: bytes).map(\.folded)              // ["cafe", "t"]
+    /// Folder().tokens(decoding: bytes).map(\.originalUTF8Range)   // [0..<5, 8..<9]
     /// ```
     public func tokens<Bytes: Collection<UInt8>>(decoding bytes: Bytes) -> Tokens {
         bytes.withContiguousStorageIfAvailable { decodedTokens($0) } ?? Array(bytes).withUnsafeBufferPointer { decodedTokens($0) }

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let text = "L'Été à Paris"
-/// for token in try Folder().tokens(in: text) {
+/// for token in Folder().tokens(in: text) {
 ///     print(token.index, token.folded, token.originalUTF8Range)
 /// }
 /// // 0 l 0..<1
@@ -15,7 +15,7 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// The token's position among the tokens of its text: 0, 1, 2, ...
     ///
     /// ```swift
-    /// try Folder().tokens(in: "a b").map(\.index)   // [0, 1]
+    /// Folder().tokens(in: "a b").map(\.index)   // [0, 1]
     /// ```
     public let index: Int
     /// The UTF-8 byte range of the original text that produced the token: inside the text, on
@@ -23,14 +23,14 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// fold removed from it).
     ///
     /// ```swift
-    /// let t = try Folder().tokens(in: "Straße").first!
+    /// let t = Folder().tokens(in: "Straße").first!
     /// t.originalUTF8Range   // 0..<7
     /// ```
     public let originalUTF8Range: Range<Int>
     /// The UTF-8 byte range of the token in the folded text (``Tokens/folded``).
     ///
     /// ```swift
-    /// try Folder().tokens(in: "Crème brûlée").map(\.foldedUTF8Range)   // [0..<5, 6..<12]
+    /// Folder().tokens(in: "Crème brûlée").map(\.foldedUTF8Range)   // [0..<5, 6..<12]
     /// ```
     public let foldedUTF8Range: Range<Int>
     /// The folded word, held in the token: up to 16 bytes inline (no allocation, nothing
@@ -48,14 +48,14 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     /// The folded word.
     ///
     /// ```swift
-    /// try Folder().tokens(in: "ﬁnance").map(\.folded)   // ["finance"]
+    /// Folder().tokens(in: "ﬁnance").map(\.folded)   // ["finance"]
     /// ```
     public var folded: String { word.withBytes { String(decoding: $0, as: UTF8.self) } }
 
     /// The folded word as UTF-8 (a copy; ``withFoldedUTF8(_:)`` reads it in place).
     ///
     /// ```swift
-    /// try Folder().tokens(in: "Éte").first!.foldedUTF8   // Array("ete".utf8)
+    /// Folder().tokens(in: "Éte").first!.foldedUTF8   // Array("ete".utf8)
     /// ```
     public var foldedUTF8: [UInt8] { word.withBytes { Array($0) } }
 
@@ -64,7 +64,7 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     ///
     /// ```swift
     /// var bytes = 0
-    /// for token in try Folder().tokens(in: "Crème brûlée") { token.withFoldedUTF8 { bytes += $0.count } }
+    /// for token in Folder().tokens(in: "Crème brûlée") { token.withFoldedUTF8 { bytes += $0.count } }
     /// ```
     @inlinable
     public func withFoldedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
@@ -75,7 +75,7 @@ public struct Token: Sendable, Hashable, CustomStringConvertible {
     ///
     /// ```swift
     /// let text = "Crème brûlée"
-    /// let token = try Folder().tokens(in: text).first!
+    /// let token = Folder().tokens(in: text).first!
     /// text[token.originalRange(in: text)]   // "Crème"
     /// ```
     public func originalRange(in original: String) -> Range<String.Index> {

@@ -40,7 +40,7 @@ public struct Tokenizer: Sendable {
     /// A tokenizer of `folder`'s fold.
     ///
     /// ```swift
-    /// var tokenizer = Tokenizer(try Folder(.ascii))
+    /// var tokenizer = Tokenizer(Folder(.ascii))
     /// ```
     public init(_ folder: Folder) {
         self.init(folder, mapsWithChangeLog: false)

@@ -3,7 +3,7 @@
 /// Iterate it as often as needed; `Array(tokens)` when all are wanted at once.
 ///
 /// ```swift
-/// let tokens = try Folder().tokens(in: "Ça coûte 3,50 €, c'est ½ prix")
+/// let tokens = Folder().tokens(in: "Ça coûte 3,50 €, c'est ½ prix")
 /// tokens.map(\.folded)   // ["ca", "coute", "3,50", "c", "est", "1", "2", "prix"]
 /// ```
 public struct Tokens: Sequence, Sendable {
@@ -19,14 +19,14 @@ public struct Tokens: Sequence, Sendable {
     /// The text the tokens come from.
     ///
     /// ```swift
-    /// try Folder().tokens(in: "Crème").original   // "Crème"
+    /// Folder().tokens(in: "Crème").original   // "Crème"
     /// ```
     public var original: String { String(decoding: text.originalUTF8, as: UTF8.self) }
 
     /// The folded text as UTF-8 (what ``Token/foldedUTF8Range`` indexes).
     ///
     /// ```swift
-    /// try Folder().tokens(in: "Crème").foldedUTF8   // Array("creme".utf8)
+    /// Folder().tokens(in: "Crème").foldedUTF8   // Array("creme".utf8)
     /// ```
     public var foldedUTF8: [UInt8] { Array(text.foldedUTF8) }
 
@@ -34,7 +34,7 @@ public struct Tokens: Sequence, Sendable {
     /// indexes): no copy. The buffer is valid only inside `body`.
     ///
     /// ```swift
-    /// try Folder().tokens(in: "Crème").withFoldedUTF8 { $0.count }   // 5
+    /// Folder().tokens(in: "Crème").withFoldedUTF8 { $0.count }   // 5
     /// ```
     public func withFoldedUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try withExtendedLifetime(text) { try body(text.foldedUTF8) }
@@ -43,14 +43,14 @@ public struct Tokens: Sequence, Sendable {
     /// The folded text (the same as `Folder.fold(original)`).
     ///
     /// ```swift
-    /// try Folder().tokens(in: "Crème").folded   // "creme"
+    /// Folder().tokens(in: "Crème").folded   // "creme"
     /// ```
     public var folded: String { String(decoding: text.foldedUTF8, as: UTF8.self) }
 
     /// Makes the tokens one at a time.
     ///
     /// ```swift
-    /// var it = try Folder().tokens(in: "a b").makeIterator()
+    /// var it = Folder().tokens(in: "a b").makeIterator()
     /// it.next()?.folded   // "a"
     /// ```
     @inlinable
@@ -59,7 +59,7 @@ public struct Tokens: Sequence, Sendable {
     /// The iterator of ``Tokens``: finds the next word from where the last one ended.
     ///
     /// ```swift
-    /// var it = try Folder().tokens(in: "x").makeIterator()
+    /// var it = Folder().tokens(in: "x").makeIterator()
     /// while let token = it.next() { print(token.folded) }
     /// ```
     public struct Iterator: IteratorProtocol, Sendable {
@@ -87,7 +87,7 @@ public struct Tokens: Sequence, Sendable {
         /// The next token, or nil at the end.
         ///
         /// ```swift
-        /// var it = try Folder().tokens(in: "é").makeIterator()
+        /// var it = Folder().tokens(in: "é").makeIterator()
         /// it.next()?.originalUTF8Range   // 0..<2
         /// ```
         @inlinable @inline(__always)

@@ -312,7 +312,7 @@ func openLineIndex(_ database: String, table: String, busyTimeout: Duration = SQ
         let index = try FTSIndex.existing(connection: db.handle, table: table + "_fts", columns: ["line"], content: .external(table: table)) { _, _ in
             if !told {
                 told = true
-                writeError("foldcheck: the index in \(database) was built by another version of Fold, ICU or Unicode; rebuilding it with the profile it was built with")
+                writeError("foldcheck: the index in \(database) was built by an older Fold; rebuilding it with the profile it was built with")
             }
         }
         guard let index else {

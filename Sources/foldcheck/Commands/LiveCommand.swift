@@ -56,9 +56,6 @@ struct LiveCommand: ParsableCommand {
         } catch let failure as Failure {
             writeError(failure.message)
             throw ExitCode(failure.code)
-        } catch let error as ICUError {
-            writeError("foldcheck: \(error)")
-            throw ExitCode(Exit.software)
         }
     }
 

@@ -5,7 +5,7 @@ internal import CFoldICU
 /// Word segmentation by ICU's word break iterator (UAX #29 and ICU's dictionaries).
 extension ICU {
     /// `cfold_word_segments`: byte ranges of the words in valid UTF-8.
-    static func wordSegments(utf8: UnsafeBufferPointer<UInt8>) throws(ICUError) -> [Range<Int>] {
+    package static func wordSegments(utf8: UnsafeBufferPointer<UInt8>) throws(ICUError) -> [Range<Int>] {
         guard utf8.count < Int32.max else { throw ICUError(code: ICUError.indexOutOfBounds) }
         var capacity = max(16, utf8.count / 2 + 1)
         for _ in 0..<2 {
@@ -28,14 +28,14 @@ extension ICU {
 extension ICU {
     /// ICU's Word_Break property values that Fold's word boundaries distinguish (UAX #29's
     /// names); every other value (the obsolete emoji values) reads as ``other``.
-    enum WordBreak: Sendable, Hashable {
+    package enum WordBreak: Sendable, Hashable {
         case other, aLetter, format, katakana, midLetter, midNum, numeric, extendNumLet
         case cr, extend, lf, midNumLet, newline, regionalIndicator, hebrewLetter
         case singleQuote, doubleQuote, zwj, wSegSpace
     }
 
     /// `cfold_word_break_property`: the code point's Word_Break value.
-    static func wordBreakProperty(_ scalar: UInt32) -> WordBreak {
+    package static func wordBreakProperty(_ scalar: UInt32) -> WordBreak {
         switch cfold_word_break_property(scalar) {
         case Int32(CFOLD_WB_ALETTER): .aLetter
         case Int32(CFOLD_WB_FORMAT): .format
@@ -61,7 +61,7 @@ extension ICU {
 
     /// `cfold_line_break_is_complex_context`: whether ICU segments the code point's script with
     /// a dictionary (Line_Break = Complex_Context: Thai, Lao, Khmer, Myanmar and the like).
-    static func isComplexContext(_ scalar: UInt32) -> Bool {
+    package static func isComplexContext(_ scalar: UInt32) -> Bool {
         cfold_line_break_is_complex_context(scalar) != 0
     }
 }

@@ -9,6 +9,15 @@ extension ICU {
         String(cString: cfold_general_category_name(scalar))
     }
 
+    /// General_Category as ICU's UCharCategory number (`cfold_general_category`).
+    package static func generalCategoryValue(_ scalar: UInt32) -> Int32 { cfold_general_category(scalar) }
+
+    /// NFC_Quick_Check: 0 No, 1 Yes, 2 Maybe (`cfold_nfc_quick_check`).
+    package static func nfcQuickCheck(_ scalar: UInt32) -> Int32 { cfold_nfc_quick_check(scalar) }
+
+    /// Word_Break as ICU's UWordBreakValues number (`cfold_word_break_property`).
+    package static func wordBreakValue(_ scalar: UInt32) -> Int32 { cfold_word_break_property(scalar) }
+
     package static func isDefaultIgnorable(_ scalar: UInt32) -> Bool {
         cfold_has_property(scalar, Int32(CFOLD_PROP_DEFAULT_IGNORABLE)) != 0
     }

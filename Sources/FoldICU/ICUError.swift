@@ -7,7 +7,7 @@ internal import CFoldICU
 /// The corresponding C type is ICU's `UErrorCode`; ``name`` is what `u_errorName` gives for it.
 ///
 /// ```swift
-/// do { _ = try Folder(.search) } catch let error as ICUError { print(error.name) }
+/// do { _ = try ICU.normalize(.nfc, utf8: [0xFF]) } catch { print(error.name) }
 /// ```
 public struct ICUError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ICU's `UErrorCode` value.
@@ -15,7 +15,7 @@ public struct ICUError: Error, Sendable, Hashable, CustomStringConvertible {
     /// ICU's name for the code, for example `U_MEMORY_ALLOCATION_ERROR`.
     public let name: String
 
-    init(code: Int32) {
+    package init(code: Int32) {
         self.code = code
         self.name = String(cString: cfold_error_name(code))
     }

@@ -5,6 +5,11 @@ internal import CFoldICU
 /// ICU's C API as Fold uses it, one file per concern: `ICU+Normalizer.swift`,
 /// `ICU+Properties.swift`, `ICU+Transliterator.swift`, `ICU+WordBreak.swift`.
 package enum ICU {
+    /// "15.0": the Unicode version of the linked ICU's data, as Fold names versions.
+    package static var unicodeVersionName: String { "\(unicodeVersion[0]).\(unicodeVersion[1])" }
+    /// "72.1".
+    package static var icuVersionName: String { "\(icuVersion[0]).\(icuVersion[1])" }
+
     /// ICU's statuses: errors are positive; zero and negative values (warnings) are success.
     @inline(__always)
     package static func check(_ status: Int32) throws(ICUError) {
@@ -21,6 +26,13 @@ package enum ICU {
         return [Int(v.0), Int(v.1), Int(v.2), Int(v.3)]
     }()
 
+    /// The CLDR version of the linked ICU's locale data (`cfold_cldr_version`).
+    package static let cldrVersion: [Int] = {
+        var v: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &v) { cfold_cldr_version($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        return [Int(v.0), Int(v.1), Int(v.2), Int(v.3)]
+    }()
+
     package static let icuVersion: [Int] = {
         var v: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &v) { cfold_icu_version($0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
@@ -34,7 +46,7 @@ package enum ICU {
     /// built from it. `ICUInvariantTests` makes each such call on every code point.
     static func expectingSuccess<T>(_ call: String, _ scalar: UInt32, _ body: () throws(ICUError) -> T) -> T {
         do { return try body() } catch {
-            fatalError("ICU's \(call) failed for U+\(hex(scalar)): \(error) (Folder.init loads what it needs; only a lack of memory makes it fail after that)")
+            fatalError("ICU's \(call) failed for U+\(String(scalar, radix: 16, uppercase: true)): \(error) (only a lack of memory or of ICU's data makes it fail)")
         }
     }
 

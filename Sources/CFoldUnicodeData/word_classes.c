@@ -1,0 +1,2 @@
+#include "CFoldUnicodeData.h"
+const FoldWordClasses fold_word_classes;
