@@ -7,7 +7,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -87,6 +87,11 @@ bench-peers: bench-build
 bench-keystrokes: deps
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	cd Benchmarks && $(SWIFT) build -c release --product bench-keystrokes && .build/release/bench-keystrokes
+
+# Cold start: the first fold and the first tokens of a new Folder in a new process, against warm
+# ones (medians of 25 processes).
+bench-coldstart: deps
+	cd Benchmarks && $(SWIFT) build -c release --product bench-coldstart && .build/release/bench-coldstart
 
 # Hostile input: long combining runs (linear time), largest expansions, every code point.
 bench-pathological: deps

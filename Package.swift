@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldCheckTests",
-            dependencies: ["Fold", "foldcheck"],
+            dependencies: ["Fold", "foldcheck", "FoldReference"],
             // Expected outputs, read by path from the tests (help snapshots).
             exclude: ["Fixtures"]
         ),

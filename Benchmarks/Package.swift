@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "bench-live", targets: ["bench-live"]),
         .executable(name: "bench-sqlite", targets: ["bench-sqlite"]),
         .executable(name: "bench-tokens", targets: ["bench-tokens"]),
+        .executable(name: "bench-coldstart", targets: ["bench-coldstart"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -24,6 +25,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The first fold and tokens of a new Folder in a new process (`make bench-coldstart`).
+        .executableTarget(
+            name: "bench-coldstart",
+            dependencies: [.product(name: "Fold", package: "Fold")],
+            path: "Sources/bench-coldstart"
+        ),
         // The system SQLite, for bench-sqlite's own statements.
         .systemLibrary(name: "CSQLitePeer", path: "Sources/CSQLitePeer", pkgConfig: "sqlite3"),
         // SQLite FTS5 with fold, unicode61 and trigram over 1,000,000 titles (`make bench-sqlite`).
