@@ -29,9 +29,11 @@ let package = Package(
         // What Fold needs from C besides ICU: atomics on its own tables and memmem (CFoldPlatform.h),
         // the byte-parallel steps of the tokenizer and the fold (CFoldBytes.h).
         .target(name: "CFoldSupport"),
+        // The word break iterator's data baked from ICU by fold-generate (rules, dictionaries).
+        .target(name: "CFoldBreakData"),
         .target(
             name: "Fold",
-            dependencies: ["CFoldICU", "CFoldSupport"]
+            dependencies: ["CFoldICU", "CFoldSupport", "CFoldBreakData"]
         ),
         // The reference pipeline: every step on the whole string with ICU's own calls. Slow and
         // simple on purpose; the tests and the fuzzers prove the engine equal to it. Not a product.

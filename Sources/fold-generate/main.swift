@@ -100,7 +100,7 @@ let outputs = [
     (additionsPath, renderAdditions(ASCIIAdditionRules.allFromICU())),
     (packageRoot + "/Sources/CFoldSupport/include/CFoldWindowClasses.h", windows.cHeader),
     (packageRoot + "/Sources/Fold/Segmentation/GeneratedWindowClasses.swift", windows.swiftSource),
-]
+] + breakDataOutputs(packageRoot: packageRoot)  // Sources/CFoldBreakData (BreakData.swift)
 if CommandLine.arguments.contains("--check") {
     var stale = false
     for (path, text) in outputs {
