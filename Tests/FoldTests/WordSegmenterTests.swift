@@ -43,9 +43,39 @@ import Testing
             Issue.record("\(describe(text)): ours \(ours), ICU's \(icu)", sourceLocation: sourceLocation)
             return false
         }
+        // ICU's segments joined at its boundaries that are not ours, where both sides are CJK
+        // characters (the CJK dictionary's boundaries): ours.
+        #expect(mergedInsideCJK(icu, bytes, keeping: ours) == ours, "\(describe(text)): ours \(ours), ICU's \(icu)", sourceLocation: sourceLocation)
         let adjusted = bytes.withUnsafeBufferPointer { (WordBreaker.adjust(ours, in: $0), WordBreaker.adjust(icu, in: $0)) }
         #expect(adjusted.0 == adjusted.1, "\(describe(text)) after adjust: ours \(adjusted.0), ICU's \(adjusted.1)", sourceLocation: sourceLocation)
         return false
+    }
+
+    /// Adjacent segments joined where the characters on both sides of the boundary are CJK,
+    /// unless the boundary is one of `kept`'s.
+    static func mergedInsideCJK(_ segments: [Range<Int>], _ bytes: [UInt8], keeping kept: [Range<Int>]) -> [Range<Int>] {
+        let keptBoundaries = Set(kept.flatMap { [$0.lowerBound, $0.upperBound] })
+        func scalar(at i: Int) -> Unicode.Scalar? {
+            guard i >= 0 && i < bytes.count else { return nil }
+            var end = i + 1
+            while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return String(decoding: bytes[i..<end], as: UTF8.self).unicodeScalars.first
+        }
+        func isInsideCJK(_ b: Int) -> Bool {
+            var before = b - 1
+            while before > 0 && bytes[before] & 0xC0 == 0x80 { before -= 1 }
+            guard let x = scalar(at: before), let y = scalar(at: b) else { return false }
+            return isCJK(x) && isCJK(y)
+        }
+        var merged: [Range<Int>] = []
+        for segment in segments {
+            if let last = merged.last, last.upperBound == segment.lowerBound, !keptBoundaries.contains(segment.lowerBound), isInsideCJK(segment.lowerBound) {
+                merged[merged.count - 1] = last.lowerBound..<segment.upperBound
+            } else {
+                merged.append(segment)
+            }
+        }
+        return merged
     }
 
     static func describe(_ text: String) -> String {
