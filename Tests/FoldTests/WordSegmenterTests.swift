@@ -1,3 +1,5 @@
+import CFoldBreakData
+import CFoldICU
 import Foundation
 @testable import Fold
 import Testing
@@ -241,6 +243,14 @@ import Testing
             "𠀀𠀁𪜀 ㇰㇱ ㋐㋑ ㌀ 龘靐 ＡＢＣ１２３日本",
         ]
         for text in cases { Self.expectSameAsICU(text) }
+        // Halfwidth voiced marks are Extend after katakana and in the CJK engine's set: the one
+        // place a CJK boundary could fall inside a piece with letters (katakana, "_", letters).
+        for k in 1...30 {
+            let marks = String(repeating: "ﾞ", count: k)
+            for text in ["ｶ\(marks)_a", "ア\(marks)_a1", String(repeating: "ｱ", count: k) + "ﾞﾟﾞ_x", "漢ｶ\(marks)ｷ\(marks)_b"] {
+                Self.expectSameAsICU(text)
+            }
+        }
         var g = Generator(state: 7)
         let pools = [Self.pools[0], Self.pools[1], Self.pools[2], Self.pools[3], Self.pools[4], Self.pools[12], Self.pools[13], Self.pools[14], Self.pools[15], Self.pools[16], Self.pools[18]]
         var differing = 0
@@ -261,6 +271,32 @@ import Testing
             }
         }
         print("WordSegmenterTests: every code point: \(differing) texts differ from ICU only inside CJK runs")
+    }
+
+    // MARK: The baked data
+
+    /// CFoldBreakData holds the linked ICU's word rules and dictionaries byte for byte (else:
+    /// `make generate`).
+    @Test func theBakedDataIsTheLinkedICUs() {
+        func icuBytes(_ read: (UnsafeMutablePointer<UInt8>?, Int32, UnsafeMutablePointer<Int32>) -> Int32) -> [UInt8] {
+            var status: Int32 = 0
+            var bytes = [UInt8](repeating: 0, count: Int(read(nil, 0, &status)))
+            _ = bytes.withUnsafeMutableBufferPointer { read($0.baseAddress, Int32($0.count), &status) }
+            #expect(status <= 0)
+            return bytes
+        }
+        let rules = icuBytes { cfold_word_break_rules($0, $1, $2) }
+        #expect(rules == Array(UnsafeBufferPointer(start: cfold_break_word_rules, count: Int(cfold_break_word_rules_length))), "the word rules differ from the linked ICU's: run make generate")
+        let dictionaries = [
+            ("thaidict", cfold_break_thai_dictionary, cfold_break_thai_dictionary_length),
+            ("laodict", cfold_break_lao_dictionary, cfold_break_lao_dictionary_length),
+            ("khmerdict", cfold_break_khmer_dictionary, cfold_break_khmer_dictionary_length),
+            ("burmesedict", cfold_break_burmese_dictionary, cfold_break_burmese_dictionary_length),
+        ]
+        for (name, baked, length) in dictionaries {
+            let bytes = icuBytes { cfold_break_dictionary(name, $0, $1, $2) }
+            #expect(bytes.count > 100_000 && bytes == Array(UnsafeBufferPointer(start: baked, count: Int(length))), "\(name) differs from the linked ICU's: run make generate")
+        }
     }
 
     /// The empty text and a text of one byte.

@@ -5,13 +5,22 @@ internal import CFoldBreakData
 /// rbbi_cache.cpp's `DictionaryCache::populateDictionary` that hands them the runs of a segment.
 ///
 /// The characters of dictionary categories that none of the four engines handles are those of
-/// ICU's `UnhandledEngine` (Hangul syllables, Tai Tham, Tai Viet, ...), which finds no
-/// boundary, and those of its CJK engine (Han, Hiragana, Katakana), which Fold does not bake:
-/// its dictionary (cjdict, 2 MB) only moves boundaries inside a run of Han and kana, and Fold's
-/// `WordBreaker.adjust` makes each ideograph and kana a word of its own, so the words after
-/// `adjust` are the same without it (`WordSegmenterTests` checks that against ICU on texts
-/// mixing Han, kana, their marks, radicals, Latin, digits and Thai). Both are skipped: the
-/// segment keeps the rules' boundaries there.
+/// ICU's `UnhandledEngine` (Hangul syllables, Tai Tham, Tai Viet, New Tai Lue, ...), which finds
+/// no boundary, and those of its CJK engine (Han, Hiragana, Katakana, U+30FC, U+FF70, U+FF9E,
+/// U+FF9F), whose dictionary (cjdict, 2 MB) Fold does not bake. Both are skipped: the segment
+/// keeps the rules' boundaries there. Why Fold's words need no cjdict:
+/// - ICU's CJK engine only adds boundaries between two characters of its set inside one of the
+///   rules' segments, and each piece takes the segment's rule status;
+/// - `WordBreaker.adjust` cuts a segment around each ideographic unit (an ideograph, a
+///   Hiragana or Word_Break=Katakana character with its Extend marks), a word of its own, so a
+///   boundary next to one changes nothing;
+/// - the other members of the set (radicals, U+3005, U+303B, the halfwidth voiced marks) make
+///   no word, and a letter or digit joins them in one segment only after a katakana and "_"
+///   (the rules' Katakana ExtendNumLet), where the CJK engine keeps the katakana's run whole.
+/// `WordSegmenterTests` checks this against ICU: every difference of the segments is a CJK
+/// boundary between two CJK characters, and the words after `adjust` are ICU's, on every code
+/// point, the corpora, and random mixes of Han, kana, their marks, radicals, Latin, digits and
+/// Thai.
 struct DictionaryBreak {
     private static let engines: [DictionaryEngine] = [
         DictionaryEngine(cfold_break_thai_sets, cfold_break_thai_dictionary, isThai: true),
@@ -60,11 +69,16 @@ struct DictionaryBreak {
         return found
     }
 
+    /// The first and last code points the engines handle (U+0E01 and U+AA7F in ICU 72): outside
+    /// them no set needs a look.
+    private static let handledBounds: (first: Int32, last: Int32) = (
+        engines.map { $0.wordSetBounds.first }.min() ?? 0, engines.map { $0.wordSetBounds.last }.max() ?? -1
+    )
+
+    /// The engine whose set holds `c` (the sets are disjoint: each lies in one script).
     @inline(__always)
     private static func engine(for c: Int32) -> Int? {
-        // The engines' sets lie in U+0E00...U+0EFF, U+1000...U+109F, U+1780...U+17FF and
-        // U+A9E0...U+AA7F (checked by the sets themselves; this only skips the lookups).
-        guard c >= 0x0E00 && c < 0xAA80 else { return nil }
+        guard c >= handledBounds.first && c <= handledBounds.last else { return nil }
         for k in 0..<engines.count where engines[k].handles(c) { return k }
         return nil
     }
@@ -78,6 +92,11 @@ struct CodePointSet {
     init(_ set: CFoldBreakSet) {
         ranges = set.ranges
         count = Int(set.count)
+    }
+
+    /// The first and last code points of the set (first > last when it is empty).
+    var bounds: (first: Int32, last: Int32) {
+        count == 0 ? (0, -1) : (Int32(ranges[0]), Int32(ranges[2 * count - 1]))
     }
 
     @inline(__always)
@@ -183,6 +202,8 @@ struct DictionaryEngine: @unchecked Sendable {
 
     @inline(__always)
     func handles(_ c: Int32) -> Bool { wordSet.contains(c) }
+
+    var wordSetBounds: (first: Int32, last: Int32) { wordSet.bounds }
 
     /// `DictionaryBreakEngine::findBreaks`: the run of the engine's characters at the text's
     /// position (up to `end`) divided into words; leaves the text after the run.
