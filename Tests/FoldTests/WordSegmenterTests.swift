@@ -273,6 +273,41 @@ import Testing
         print("WordSegmenterTests: every code point: \(differing) texts differ from ICU only inside CJK runs")
     }
 
+    // MARK: Long and hostile texts
+
+    /// Texts that make the state machine look far ahead, or the dictionary engines work on one
+    /// long run without a dictionary word: ICU's segments, in linear time, without recursion.
+    static func hostileTexts() -> [(String, String)] {
+        var g = Generator(state: 9)
+        func run(_ range: ClosedRange<UInt32>, _ n: Int) -> String {
+            String(String.UnicodeScalarView((0..<n).compactMap { _ in Unicode.Scalar(range.lowerBound + UInt32(g.below(Int(range.upperBound - range.lowerBound) + 1))) }))
+        }
+        return [
+            ("a and 200000 combining marks", "a" + String(repeating: "\u{0301}", count: 200_000)),
+            ("a. and 100000 marks and !", "a." + String(repeating: "\u{0301}", count: 100_000) + "!"),
+            ("100000 ZWJ", String(repeating: "\u{200D}", count: 100_000)),
+            ("1,1,1,...", "1" + String(repeating: ",1", count: 50_000) + ","),
+            ("a.a.a....", String(repeating: "a.", count: 50_000) + "."),
+            ("regional indicators", String(repeating: "\u{1F1E6}\u{1F1E8}\u{1F1E6}", count: 20_000)),
+            ("Hebrew quotes", String(repeating: "\u{05D0}\"", count: 50_000)),
+            ("@ and dots", String(repeating: "a@b.", count: 30_000)),
+            ("ๆฯ repeated", String(repeating: "กๆฯ", count: 30_000)),
+            ("200000 random Thai", run(0x0E01...0x0E5B, 200_000)),
+            ("100000 random Lao", run(0x0E81...0x0EDF, 100_000)),
+            ("100000 random Khmer", run(0x1780...0x17DD, 100_000)),
+            ("100000 random Myanmar", run(0x1000...0x109F, 100_000)),
+            ("Thai words without spaces", String(repeating: "ภาษาไทยเป็นภาษาราชการ", count: 10_000)),
+            ("100000 Hangul syllables", run(0xAC00...0xD7A3, 100_000)),
+        ]
+    }
+
+    @Test func longAndHostileTexts() {
+        for (name, text) in Self.hostileTexts() {
+            let bytes = Array(text.utf8)
+            #expect(Self.ours(bytes) == Self.icu(bytes), "\(name)")
+        }
+    }
+
     // MARK: The baked data
 
     /// CFoldBreakData holds the linked ICU's word rules and dictionaries byte for byte (else:
@@ -304,5 +339,49 @@ import Testing
         #expect(Self.ours([]) == [])
         #expect(Self.ours(Array("a".utf8)) == [0..<1])
         #expect(Self.ours(Array(" ".utf8)) == [])
+    }
+
+    // MARK: Timing
+
+    /// The best of five runs of `rounds` segmentations, ours and ICU's.
+    static func time(_ label: String, _ bytes: [UInt8], rounds: Int) {
+        func run(_ body: (UnsafeBufferPointer<UInt8>) -> Int) -> Double {
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                var n = 0
+                bytes.withUnsafeBufferPointer { for _ in 0..<rounds { n &+= body($0) } }
+                let t = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+                if n < 0 { print(n) }
+                best = min(best, t)
+            }
+            return best
+        }
+        let ours = run { RuleBasedWords.segments(in: $0).count }
+        let icu = run { (try? ICU.wordSegments(utf8: $0))!.count }
+        let mb = Double(bytes.count * rounds) / 1e6
+        print(String(format: "WordSegmenterTests timing, %@: %d bytes x %d: ours %.3f s (%.1f MB/s), ICU %.3f s (%.1f MB/s), ratio ours/ICU %.2f", label, bytes.count, rounds, ours, mb / ours, icu, mb / icu, ours / icu))
+    }
+
+    /// Not a timed test: prints the time of ours and ICU's on the paragraphs above, the hostile
+    /// texts and the corpora, when FOLD_SEGMENTER_TIMING is set (release build:
+    /// `FOLD_SEGMENTER_TIMING=1 swift test -c release ... --filter WordSegmenterTests/timing`).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["FOLD_SEGMENTER_TIMING"] != nil))
+    func timingAgainstICU() throws {
+        let thai = Self.paragraphs[0..<7].joined(separator: "\n")
+        let lao = Self.paragraphs[7..<11].joined(separator: "\n")
+        let khmer = Self.paragraphs[11..<15].joined(separator: "\n")
+        let burmese = Self.paragraphs[15..<19].joined(separator: "\n")
+        let mixedLines = WordSegmenterTests.paragraphs.joined(separator: "\n")
+        Self.time("thai", Array(thai.utf8), rounds: 2000)
+        Self.time("lao", Array(lao.utf8), rounds: 2000)
+        Self.time("khmer", Array(khmer.utf8), rounds: 2000)
+        Self.time("burmese", Array(burmese.utf8), rounds: 2000)
+        Self.time("all paragraphs", Array(mixedLines.utf8), rounds: 500)
+        for (name, text) in Self.hostileTexts() { Self.time(name, Array(text.utf8), rounds: 1) }
+        let corpus = try String(contentsOf: Self.packageRoot.appendingPathComponent("Benchmarks/Corpora/mixed.txt"), encoding: .utf8)
+        Self.time("Corpora/mixed.txt first 2 MB", Array(corpus.utf8.prefix(2_000_000)), rounds: 3)
+        let english = try String(contentsOf: Self.packageRoot.appendingPathComponent("Benchmarks/Corpora/english.txt"), encoding: .utf8)
+        Self.time("Corpora/english.txt first 2 MB", Array(english.utf8.prefix(2_000_000)), rounds: 3)
     }
 }
