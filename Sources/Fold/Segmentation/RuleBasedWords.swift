@@ -29,7 +29,7 @@ enum RuleBasedWords {
             let isWord = rules.ruleStatus(statusIndex) != WordRules.statusNone
             if dictionaryCharacters > 0 && end - start > 1 {
                 breaks.removeAll(keepingCapacity: true)
-                if dictionary.populate(&text, start, end, rules, &breaks) > 0 {
+                if dictionary.populate(&text, start, end, rules, &breaks) > 0 && !breaks.isEmpty {
                     // The dictionary's boundaries, from the segment's start to its end.
                     if start < breaks[0] { breaks.insert(start, at: 0) }
                     if end > breaks[breaks.count - 1] { breaks.append(end) }
