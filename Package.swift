@@ -42,9 +42,11 @@ let package = Package(
         // What Fold needs from C besides ICU: atomics on its own tables and memmem (CFoldPlatform.h),
         // the byte-parallel steps of the tokenizer and the fold (CFoldBytes.h).
         .target(name: "CFoldSupport"),
+        // The word break iterator's data baked from ICU by fold-generate (rules, dictionaries).
+        .target(name: "CFoldBreakData"),
         .target(
             name: "Fold",
-            dependencies: ["CFoldUnicodeData", "CFoldSupport", "FoldICU"]
+            dependencies: ["CFoldUnicodeData", "CFoldBreakData", "CFoldSupport"]
         ),
         // The reference pipeline: every step on the whole string with ICU's own calls. Slow and
         // simple on purpose; the tests and the fuzzers prove the engine equal to it. Not a product.
@@ -55,7 +57,7 @@ let package = Package(
         // The table generator (`make generate`): writes Sources/Fold/Engine/Generated*.swift.
         .executableTarget(
             name: "fold-generate",
-            dependencies: ["Fold", "FoldICU", "FoldReference"]
+            dependencies: ["Fold", "FoldICU", "FoldReference", "CFoldICU"]
         ),
         // The system SQLite (Debian: libsqlite3-dev, with FTS5).
         .systemLibrary(

@@ -14,7 +14,6 @@
 #include <unicode/uversion.h>
 #include <unicode/locid.h>
 #include <unicode/unistr.h>
-#include <unicode/ulocdata.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -81,14 +80,6 @@ const char *cfold_error_name(int32_t status) {
 void cfold_unicode_version(uint8_t out[4]) {
     UVersionInfo v;
     u_getUnicodeVersion(v);
-    std::memcpy(out, v, 4);
-}
-
-void cfold_cldr_version(uint8_t out[4]) {
-    UVersionInfo v;
-    UErrorCode status = U_ZERO_ERROR;
-    ulocdata_getCLDRVersion(v, &status);
-    if (U_FAILURE(status)) std::memset(v, 0, sizeof v);
     std::memcpy(out, v, 4);
 }
 

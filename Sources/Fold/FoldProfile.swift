@@ -19,7 +19,7 @@
 ///
 /// ```swift
 /// let stored = try JSONEncoder().encode(FoldProfile.search)
-/// let folder = Folder(JSONDecoder().decode(FoldProfile.self, from: stored))
+/// let folder = Folder(try JSONDecoder().decode(FoldProfile.self, from: stored))
 /// ```
 ///
 /// The steps run in the order of the properties below; the result is recomposed to NFC when

@@ -186,7 +186,7 @@ enum UnicodeDataFile {
             names.ranges += [r.start, r.end, UInt32(k)]
             openRange = nil
         }
-        for c in UInt32(0)...0x10FFFF where !isSurrogate(c) {
+        for c in UInt32(0)...0x10FFFF {
             let name = ICU.name(c)
             if name.isEmpty { closeRange(); continue }
             if isHangulSyllable(c) {

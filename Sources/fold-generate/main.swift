@@ -119,7 +119,7 @@ let outputs = [
     (packageRoot + "/Sources/CFoldSupport/include/CFoldWindowClasses.h", windows.cHeader),
     (packageRoot + "/Sources/Fold/Segmentation/GeneratedWindowClasses.swift", windows.swiftSource),
     (packageRoot + "/Sources/CFoldUnicodeData/word_classes.c", WindowClasses.wordClassesFile),
-]
+] + breakDataOutputs(packageRoot: packageRoot)  // Sources/CFoldBreakData (BreakData.swift)
 if CommandLine.arguments.contains("--check") {
     var stale = false
     for (path, text) in outputs {

@@ -123,7 +123,12 @@ func withoutICU(_ command: String) -> String {
                 }
                 wanted += "\n"
             }
-            #expect(tokens.out == wanted, "\(profile.name): tokens differ")
+            let got2 = tokens.out.split(separator: "\n", omittingEmptySubsequences: false)
+            let wanted2 = wanted.split(separator: "\n", omittingEmptySubsequences: false)
+            if let k = zip(got2, wanted2).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                Issue.record("\(profile.name): tokens differ at output line \(k + 1): foldcheck without ICU \(got2[k]), Fold here \(wanted2[k])")
+            }
+            #expect(got2.count == wanted2.count, "\(profile.name): \(got2.count) token lines for \(wanted2.count)")
         }
     }
 }

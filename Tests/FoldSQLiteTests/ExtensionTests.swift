@@ -62,9 +62,10 @@ let extensionPath: String = {
 }()
 
 @Suite struct ExtensionHostTests {
-    /// The extension carries the Swift runtime: with the toolchain's runtime directory hidden (an
-    /// empty directory mounted over it in a private mount namespace), the sqlite3 shell and
-    /// Debian's python3 load it, tokenize and fold.
+    /// The extension carries the Swift runtime and Fold's data: with the toolchain's runtime
+    /// directory hidden (an empty directory mounted over it in a private mount namespace) and
+    /// every libicu file replaced by /dev/null, the sqlite3 shell and Debian's python3 load it,
+    /// tokenize and fold.
     @Test(.enabled(if: canMakeMountNamespace, "a private mount namespace (unshare -m) needs root and CAP_SYS_ADMIN"))
     func theExtensionLoadsWithoutTheToolchain() throws {
         let runtime = try swiftRuntimeDirectory()
@@ -80,15 +81,17 @@ let extensionPath: String = {
             unshare -m sh -c '
               mount --bind \(empty) \(runtime) || exit 99
               test -e \(runtime)/libswiftCore.so && exit 98
+              for f in /usr/lib/*/libicu*.so* /lib/*/libicu*.so*; do [ -e "$f" ] && { mount --bind /dev/null "$f" || exit 97; }; done
+              test -s /usr/lib/x86_64-linux-gnu/libicuuc.so.72 && exit 96
               sqlite3 < \(sql) && /usr/bin/python3 \(packageRoot)/Tests/Scripts/reload_extension.py \(extensionPath) 2
             '
             """)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == "Straße in Łódź|strasse in lodz\nround 1: [('Crème brûlée à Łódź',)]\nround 2: [('Crème brûlée à Łódź',)]\n", "\(r.out) \(r.err)")
-        // What it links: the system's ICU, libstdc++ and SQLite, no Swift library.
+        // What it links: libstdc++ and SQLite; no Swift library, no ICU (Fold's own data).
         let needed = try shell("readelf -d \(extensionPath)").out
         #expect(!needed.contains("libswift"), "\(needed)")
-        #expect(needed.contains("libicuuc.so") && needed.contains("NODELETE"), "\(needed)")
+        #expect(!needed.contains("libicu") && needed.contains("NODELETE") && needed.contains("libsqlite3"), "\(needed)")
     }
 
     /// In APSW's own SQLite (3.47 or later, from PyPI): the v2 tokenizer with its locale (a

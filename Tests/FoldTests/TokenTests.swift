@@ -335,3 +335,24 @@ import Testing
         expectNoFailures(failures, "vector inputs")
     }
 }
+
+/// A Hangul syllable followed by a mark is a word whatever else the line holds: before Fold's
+/// own data, ICU's path (taken for the whole line when it held Thai, "@", ZWJ, ...) dropped it,
+/// because ICU's root rules give such a segment no word status; the fast path kept it.
+@Suite struct HangulWithMarkTests {
+    @Test(arguments: ["nfc", "search", "nfd", "ascii"])
+    func aSyllableWithAMarkIsAWordOnEveryPath(profile: String) throws {
+        let folder = Folder(try #require(FoldProfile(named: profile)))
+        for (syllables, expected) in [("\u{AC00}\u{301}", 1), ("\u{AC00}\u{AC00}\u{301}", 1), ("\u{AC00}\u{301}\u{AC00}", 1)] {
+            let alone = folder.tokens(in: "\(syllables) x").map(\.originalUTF8Range)
+            for context in ["ภาษา ", "a@b ", "x\u{200D}y ", "\u{3005} "] {
+                let line = context + syllables + " x"
+                let offset = context.utf8.count
+                let words = folder.tokens(in: line).map(\.originalUTF8Range).filter { $0.lowerBound >= offset }
+                    .map { ($0.lowerBound - offset)..<($0.upperBound - offset) }
+                #expect(words == alone, "\(profile): \(line)")
+                #expect(words.count == expected + 1, "\(profile): \(line)")
+            }
+        }
+    }
+}

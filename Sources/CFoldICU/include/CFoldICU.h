@@ -37,8 +37,6 @@ const char *cfold_error_name(int32_t status);
 /// `u_getUnicodeVersion` and `u_getVersion`: four bytes each.
 void cfold_unicode_version(uint8_t out[4]);
 void cfold_icu_version(uint8_t out[4]);
-/// `ulocdata_getCLDRVersion`: the CLDR version of the linked ICU's locale data (zeros if unknown).
-void cfold_cldr_version(uint8_t out[4]);
 
 /// Normalizes UTF-8 with ICU's C++ `Normalizer2::normalizeUTF8`. Returns a buffer allocated with
 /// malloc (release it with `cfold_free`) and its length in `*out_length`; NULL on failure, with
@@ -165,6 +163,29 @@ int32_t cfold_word_break_property(uint32_t code_point);
 /// characters ICU's word break iterator segments with a dictionary (Thai, Lao, Khmer, Myanmar,
 /// ...). Returns 1 or 0.
 int32_t cfold_line_break_is_complex_context(uint32_t code_point);
+
+// MARK: - Word break data for fold-generate (CFoldICUBreakData.cpp)
+// What fold-generate bakes into Sources/CFoldBreakData so that Fold's own word break iterator
+// runs without ICU. Only the generator calls these.
+
+/// ICU's compiled root word break rules: `ubrk_getBinaryRules` of `ubrk_open(UBRK_WORD, "")`
+/// (an RBBIDataHeader and its sections, as rbbidata.h lays them out). Returns the length, which
+/// may exceed `capacity` (then nothing is written and the caller retries).
+int32_t cfold_word_break_rules(uint8_t *dst, int32_t capacity, int32_t *status);
+
+/// A break engine's dictionary (`udata_open(U_ICUDATA_BRKITR, "dict", name)`, `name` such as
+/// "thaidict"): the file's bytes after its data header (`udata_getMemory`), of the length its
+/// index DictionaryData::IX_TOTAL_SIZE gives. Returns the length, which may exceed `capacity`.
+int32_t cfold_break_dictionary(const char *name, uint8_t *dst, int32_t capacity, int32_t *status);
+
+/// The ranges of a UnicodeSet pattern (`uset_openPattern`, `uset_getItem`; `pattern` is ASCII,
+/// with backslash-u escapes): pairs (first, last) of code points. Returns the number of ranges, which may
+/// exceed `capacity_pairs`.
+int32_t cfold_unicode_set_ranges(const char *pattern, uint32_t *dst, int32_t capacity_pairs,
+                                 int32_t *status);
+
+/// The CLDR version of ICU's locale data (`ulocdata_getCLDRVersion`): four bytes.
+void cfold_cldr_version(uint8_t out[4]);
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,13 @@
-internal import FoldICU  // until Fold segments dictionary scripts itself (issue 35)
-
 extension WordBreaker {
     // MARK: The reference
 
-    /// ICU's word break iterator with Fold's decisions applied: the reference for the fast
-    /// path, and the path of text that needs a dictionary.
+    /// ICU's word break iterator (Fold's own, ``RuleBasedWords``, on ICU's baked rules and
+    /// dictionaries) with Fold's decisions applied: the reference for the fast path, and the
+    /// path of text that needs a dictionary.
     ///
-    /// ICU's iterator takes at most `Int32.max` bytes, so a longer text goes to it in pieces of at
-    /// most `pieceLimit` bytes, each ending just after a space or line break (no word spans one,
-    /// so the words are those of the whole text; a piece without one ends at a character
-    /// boundary). Any other failure of ICU's (it cannot allocate) stops the process: answering
-    /// "no words" would index a text as empty without a word said.
+    /// A long text goes to it in pieces of at most `pieceLimit` bytes (ICU's own iterator took at
+    /// most `Int32.max`), each ending just after a space or line break (no word spans one, so the
+    /// words are those of the whole text; a piece without one ends at a character boundary).
     static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>, pieceLimit: Int = 1 << 30, table: WordBreakTable = .shared) -> [Range<Int>] {
         var segments: [Range<Int>] = []
         var start = 0
@@ -28,15 +25,11 @@ extension WordBreaker {
                 }
             }
             let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
-            do {
-                let found = try FoldICU.ICU.wordSegments(utf8: piece)
-                if start == 0 && end == utf8.count {
-                    segments = found   // the whole text in one piece: nearly every text
-                } else {
-                    segments += found.map { ($0.lowerBound + start)..<($0.upperBound + start) }
-                }
-            } catch {
-                preconditionFailure("ICU's word break iterator failed on \(piece.count) bytes of valid UTF-8: \(error)")
+            let found = RuleBasedWords.segments(in: piece, keepingMarkedHangul: true)
+            if start == 0 && end == utf8.count {
+                segments = found   // the whole text in one piece: nearly every text
+            } else {
+                segments += found.map { ($0.lowerBound + start)..<($0.upperBound + start) }
             }
             start = end
         }
