@@ -114,15 +114,14 @@ func withoutICU(_ command: String) -> String {
             let tokens = try runShell(withoutICU("\(foldcheckURL.path) tokens --profile \(profile.name) < \(input)"))
             #expect(tokens.status == 0, "\(profile.name): \(tokens.err)")
             let folder = Folder(profile)
-            var wanted = ""
-            for line in lines {
+            // foldcheck tokens: each line's tokens, one per line, and an empty line between lines.
+            let wanted = lines.map { line -> String in
                 let utf8 = Array(line.utf8)
-                for token in folder.tokens(in: line) {
+                return folder.tokens(in: line).map { token in
                     let range = token.originalUTF8Range
-                    wanted += "\(token.folded)\t\(range.lowerBound)\t\(range.upperBound)\t\(String(decoding: utf8[range], as: UTF8.self))\n"
-                }
-                wanted += "\n"
-            }
+                    return "\(token.folded)\t\(range.lowerBound)\t\(range.upperBound)\t\(String(decoding: utf8[range], as: UTF8.self))\n"
+                }.joined()
+            }.joined(separator: "\n")
             let got2 = tokens.out.split(separator: "\n", omittingEmptySubsequences: false)
             let wanted2 = wanted.split(separator: "\n", omittingEmptySubsequences: false)
             if let k = zip(got2, wanted2).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {

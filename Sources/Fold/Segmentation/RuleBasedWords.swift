@@ -17,8 +17,11 @@ enum RuleBasedWords {
     /// With `keepingMarkedHangul`, Fold's one departure: a segment that starts with a Hangul
     /// syllable is kept whatever its status. ICU's root rules join Hangul syllables only to
     /// each other, without WB4's Extend, so a syllable with a mark after it ("가́") makes a
-    /// segment of status UBRK_WORD_NONE, which is no word; Fold's fast path, following UAX #29,
-    /// makes it one, and a text must not segment two ways depending on which path it takes.
+    /// segment of status UBRK_WORD_NONE, which is no word, and "가́가" two segments; Fold's fast
+    /// path, following UAX #29 (WB4), makes each one word, and a text must not segment two ways
+    /// depending on which path it takes. So a segment that starts with a syllable is kept, and
+    /// joins the one before it when that one also started with a syllable and ends where it
+    /// starts (such segments hold syllables and marks only: Hangul joins nothing else).
     static func segments(in utf8: UnsafeBufferPointer<UInt8>, keepingMarkedHangul: Bool = false) -> [Range<Int>] {
         guard let p = utf8.baseAddress, utf8.count > 0 else { return [] }
         let rules = WordRules.shared
@@ -30,10 +33,20 @@ enum RuleBasedWords {
         var breaks: [Int] = []
         var result: [Range<Int>] = []
         var start = 0
+        // Where the last segment that starts with a Hangul syllable ends (with keepingMarkedHangul).
+        var hangulEnd = -1
         while start < utf8.count {
             let (end, statusIndex, dictionaryCharacters) = machine.next(&text, from: start)
-            let isWord = rules.ruleStatus(statusIndex) != WordRules.statusNone
-                || (keepingMarkedHangul && Self.startsWithHangulSyllable(p, start, end))
+            let hangul = keepingMarkedHangul && Self.startsWithHangulSyllable(p, start, end)
+            if hangul && start == hangulEnd && !result.isEmpty {
+                // Syllables with marks between them: one word, as UAX #29's WB4 has it.
+                result[result.count - 1] = result[result.count - 1].lowerBound..<end
+                hangulEnd = end
+                start = end
+                continue
+            }
+            if hangul { hangulEnd = end }
+            let isWord = rules.ruleStatus(statusIndex) != WordRules.statusNone || hangul
             if dictionaryCharacters > 0 && end - start > 1 {
                 breaks.removeAll(keepingCapacity: true)
                 if dictionary.populate(&text, start, end, rules, &breaks) > 0 && !breaks.isEmpty {
