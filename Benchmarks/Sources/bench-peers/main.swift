@@ -285,7 +285,7 @@ for row in rowNames {
     table += "| \(row) | " + cells.joined(separator: " | ") + " |\n"
 }
 
-let fingerprint = (Folder(.search).fingerprint) ?? "?"
+let fingerprint = Folder(.search).fingerprint
 print(table)
 print("MB/s of input (10^6 bytes of line content per second, newlines not counted), median of \(options.runs) passes "
     + "over every line after \(options.warmup) untimed; in parentheses, the ratio to `\(baselineName)` on the same corpus (higher is faster). "

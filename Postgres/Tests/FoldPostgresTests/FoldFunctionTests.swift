@@ -19,7 +19,7 @@ import Testing
         var failures: [String] = []
         for row in folded {
             let v = vectors[Int(row[0]!)!]
-            if folders[v.profile] == nil { folders[v.profile] = Folder(#require(FoldProfile(named: v.profile))) }
+            if folders[v.profile] == nil { folders[v.profile] = Folder(try #require(FoldProfile(named: v.profile))) }
             let library = folders[v.profile]!.fold(v.input)
             if row[1] != library || library != v.expected {
                 failures.append("\(v.file):\(v.line) \(v.profile) \(v.input.debugDescription): server \(row[1]?.debugDescription ?? "NULL"), library \(library.debugDescription), vector \(v.expected.debugDescription)")
@@ -123,7 +123,7 @@ import Testing
         #expect(text.utf8.count >= 50_000_000)
         for profile in ["search", "search-de"] {
             let folded = try db.value("SELECT fold(repeat($1, $2), $3)", [Self.line, String(count), profile])
-            let library = Folder(#require(FoldProfile(named: profile))).fold(text)
+            let library = Folder(try #require(FoldProfile(named: profile))).fold(text)
             #expect(folded?.utf8.count == library.utf8.count && folded == library, "\(profile): \(folded?.utf8.count ?? -1) bytes, library \(library.utf8.count)")
         }
         // One combining sequence of 18 MB has nowhere to split: folded whole, the same as the library.
