@@ -7,7 +7,7 @@ enum Exit {
     static let usage: Int32 = 64       // EX_USAGE
     static let dataError: Int32 = 65   // EX_DATAERR: invalid UTF-8, a line over --max-line-bytes, a corrupt database
     static let noInput: Int32 = 66     // EX_NOINPUT: a vector file, an input FILE or the database cannot be read; no index
-    static let software: Int32 = 70    // EX_SOFTWARE: ICU failed, or SQLite with an error not listed here
+    static let software: Int32 = 70    // EX_SOFTWARE: SQLite failed with an error not listed here
     static let ioError: Int32 = 74     // EX_IOERR: reading input or writing stdout failed; SQLite's disk full or I/O error
     static let temporaryFailure: Int32 = 75   // EX_TEMPFAIL: the database stayed locked past --busy-timeout
     static let noPermission: Int32 = 77       // EX_NOPERM: the database is read-only to us

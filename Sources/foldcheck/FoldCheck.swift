@@ -24,7 +24,7 @@ struct FoldCheck: ParsableCommand {
             usage error (index into a table with rows without --append or --replace too); 65 \
             invalid UTF-8 in the input (or a line over --max-line-bytes), or a damaged database; \
             66 a vector file, an input FILE or a database cannot be read, or has no index; 70 \
-            ICU or SQLite failed otherwise; 74 reading the input or writing stdout failed, or \
+            SQLite failed otherwise; 74 reading the input or writing stdout failed, or \
             the database's disk is full or failed; 75 the database stayed locked by another \
             connection past --busy-timeout (try again); 77 the database is read-only; 130 \
             interrupted. A closed output pipe (foldcheck < big | head) ends the run \

@@ -326,8 +326,8 @@ extension FoldEngine {
         UnsafeMutableRawPointer(output + (o &- 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
         guard Log.recordsShape else { return }
         log.recordExtension(unitFoldedStart: o &- 3, unitFoldedEnd: o, unitOriginalStart: from, originalEnd: to)
-        // The mark is gone; the composite may need ICU only if its own class says so.
-        if WordBreakTable.shared(composite) == .slow { mayNeedICU = true }
+        // The mark is gone; the composite may need the dictionary path only if its own class says so.
+        if fastTable.kanaNeedsWordDictionary[Int(composite &- 0x3000)] { mayNeedICU = true }
     }
 
     enum SegmentOutcome {

@@ -42,6 +42,10 @@ final class FastTable: @unchecked Sendable {
     /// that combines with the kana before it (U+3099 or U+309A), else 0; and that mark's class.
     let voicingMarks: [UInt32]
     let voicingClass: UInt8
+    /// For each code point U+3000...U+30FF (where every composed kana is), whether its word
+    /// class is ``WordBreakTable/Class/slow``: what the fold loop tells the tokenizer when it
+    /// composes a kana, from the engine's own data (not segmentation's shared table).
+    let kanaNeedsWordDictionary: UnsafeMutablePointer<Bool>
     /// The marks that make a kept letter of the language with the base before them (U+030A,
     /// U+0308 for the Nordic languages): the general path composes them.
     let keptLetterMarks: Set<UInt32>
@@ -77,10 +81,14 @@ final class FastTable: @unchecked Sendable {
             return out[0].scalar
         }
         voicingClass = UnicodeData.combiningClass(0x3099)
+        kanaNeedsWordDictionary = .allocate(capacity: 0x100)
+        for k in 0..<0x100 { kanaNeedsWordDictionary[k] = WordBreakTable.classify(0x3000 + UInt32(k)) == .slow }
         kanaVoicing = .allocate(capacity: 0x200)
         for starter: UInt32 in 0x3000..<0x3100 {
             for mark: UInt32 in 0x3099...0x309A {
-                kanaVoicing[Int((starter - 0x3000) << 1 | (mark - 0x3099))] = UnicodeData.composePair(starter, mark) ?? 0
+                let composite = UnicodeData.composePair(starter, mark) ?? 0
+                precondition(composite == 0 || composite &- 0x3000 < 0x100, "a kana composes outside U+3000...U+30FF")
+                kanaVoicing[Int((starter - 0x3000) << 1 | (mark - 0x3099))] = composite
             }
         }
     }
@@ -91,6 +99,7 @@ final class FastTable: @unchecked Sendable {
         asciiMap.deallocate()
         quick.deallocate()
         kanaVoicing.deallocate()
+        kanaNeedsWordDictionary.deallocate()
     }
 
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {

@@ -154,8 +154,16 @@ struct WordBreakTable: @unchecked Sendable {
         let facts = UnsafeMutablePointer<UInt8>.allocate(capacity: ByteFacts.count)
         facts.initialize(repeating: 0, count: ByteFacts.count)
         // The UTF-8 lead bytes of the code points of class `slow`, and of class `extend`.
+        // Which distinct blocks hold each class at all (a few hundred blocks, read once), so
+        // that only those are looked through code point by code point.
+        var distinct = 0
+        for block in 0..<blockCount { distinct = Swift.max(distinct, Int(stage1[block]) + 1) }
+        var holds = [UInt32](repeating: 0, count: distinct)
+        for n in 0..<distinct {
+            for k in 0..<128 { holds[n] |= 1 << UInt32(stage2[n << 7 | k] & 31) }
+        }
         func markLeads(of cls: Class, at offset: Int) {
-            for block in 0..<blockCount {
+            for block in 0..<blockCount where holds[Int(stage1[block])] & (1 << UInt32(cls.rawValue)) != 0 {
                 let n = stage1[block]
                 for k in 0..<128 where stage2[Int(n) << 7 | k] == cls.rawValue {
                     let c = UInt32(block << 7 | k)

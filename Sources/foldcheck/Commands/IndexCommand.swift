@@ -21,8 +21,9 @@ struct IndexCommand: ParsableCommand {
             NAME_fts with the fold tokenizer follows it (external content, kept in step by \
             triggers). A table that already has rows is added to only with --append, or \
             emptied first with --replace (without either, nothing is changed: exit 64). The \
-            index records the fingerprint it was built with: when Fold, ICU, Unicode or the \
-            profile changed, it is rebuilt first, and this is said on stderr. All of one run \
+            index records the fingerprint it was built with: when an older Fold built it or the \
+            profile changed, it is rebuilt first, and this is said on stderr (an index a newer \
+            Fold built is left as it is, with an error). All of one run \
             goes in one transaction that holds the database's write lock: Ctrl-C, invalid \
             UTF-8 (exit 65, with its line and byte) or any error leaves the database as it \
             was, and a database this run created is removed. A missing FILE exits 66 before \
@@ -181,8 +182,8 @@ struct SearchCommand: ParsableCommand {
             line longer than \(DisplayWindow.wholeLineBytes) bytes is shown as the \(DisplayWindow.width) \
             bytes around its first match, cut with …, unless --full. With colour, control \
             characters show as their symbols (␀ for NUL). The index is searched with the \
-            profile it was built with; one built with another fingerprint (Fold, ICU or \
-            Unicode changed) is rebuilt first, with that profile (said on stderr). Exit 1 \
+            profile it was built with; one built by an older Fold is rebuilt first, with that \
+            profile (said on stderr); one built by a newer Fold is left as it is, with an error. Exit 1 \
             means no line matched; 75 that the database stayed locked.
 
             Examples:
