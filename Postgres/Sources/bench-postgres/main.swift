@@ -226,3 +226,37 @@ for word in ["lodz", "strasse", "smorrebrod", "ελληνικη", "ελληνι�
         """, [word]).map { "`\($0)`" } ?? ""
     print("| `\(word)` | \(fold) | \(simple) | \(config) | \(example) |")
 }
+
+// 5. A new connection per query: what an application without a connection pool pays. Each
+// query opens a connection, runs a prefix query of a title's first word on the GIN index, and
+// closes it; fold and unaccent alternate, one client. Then the first fold of a new connection
+// against its second.
+let firstWords = titles.prefix(2_000).compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0.count >= 3 }
+let perConnection = 200
+var connectionTimes: [String: Double] = ["fold": 0, "unaccent": 0]
+for k in 0..<perConnection {
+    let word = firstWords[k % firstWords.count]
+    let prefix = String(word.prefix(max(2, word.count - 1)))
+    connectionTimes["fold"]! += try time {
+        let c = try cluster.connect()
+        _ = try c.rows(foldQuery, [prefix])
+    }
+    connectionTimes["unaccent"]! += try time {
+        let c = try cluster.connect()
+        _ = try c.rows(unaccentQuery, [prefix])
+    }
+}
+var firstFold: [Double] = [], secondFold: [Double] = []
+for _ in 0..<20 {
+    let c = try cluster.connect()
+    firstFold.append(try time { _ = try c.value("SELECT to_tsvector('fold', 'Crème ภาษาไทย 東京 Łódź')::text") })
+    secondFold.append(try time { _ = try c.value("SELECT to_tsvector('fold', 'Crème ภาษาไทย 東京 Łódź')::text") })
+}
+print("\n#### A new connection per query (\(perConnection) each, alternating, one client)\n")
+print("| query | queries/s | vs unaccent |")
+print("|---|---|---|")
+for name in ["fold", "unaccent"] {
+    let tps = Double(perConnection) / connectionTimes[name]!
+    print("| \(name) prefix query on its GIN index | \(String(format: "%.0f", tps)) | \(String(format: "%.2f×", connectionTimes["unaccent"]! / connectionTimes[name]!)) |")
+}
+print("\nFirst `to_tsvector('fold', …)` of a new connection: p50 \(ms(percentile(firstFold, 0.5))), the second: p50 \(ms(percentile(secondFold, 0.5))) (20 connections)")
