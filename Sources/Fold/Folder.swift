@@ -162,7 +162,7 @@ public struct Folder: Sendable {
     /// rebuild the index when it differs.
     ///
     /// ```swift
-    /// Folder(.search).fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
+    /// Folder(.search).fingerprint   // "fold4-search-u15.0-cldr42-d00b9dd5"
     /// ```
     public var fingerprint: String { Fingerprint.make(profile) }
 }

@@ -140,7 +140,7 @@ public final class FTSIndex {
     /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
     ///
     /// ```swift
-    /// try index.recorded().fingerprint   // "fold3-search-u15.0-icu72.1-ddb14e22"
+    /// try index.recorded().fingerprint   // "fold4-search-u15.0-cldr42-d00b9dd5"
     /// ```
     public func recorded() throws -> (fingerprint: String?, tokenize: String?) {
         guard try connection.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [metaTable]) != nil,

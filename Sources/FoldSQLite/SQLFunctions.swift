@@ -9,7 +9,7 @@ import Fold
 /// ```sql
 /// SELECT fold('Crème Brûlée');                      -- 'creme brulee'
 /// SELECT fold('Ærø ©', 'ascii');                    -- 'aero (c)'
-/// SELECT fold_fingerprint();                         -- 'fold3-search-u15.0-icu72.1-ddb14e22'
+/// SELECT fold_fingerprint();                         -- 'fold4-search-u15.0-cldr42-d00b9dd5'
 /// CREATE INDEX names_folded ON people (fold(name));
 /// SELECT * FROM people WHERE fold(name) = fold(?1);  -- uses the index
 /// ```

@@ -30,7 +30,7 @@ public enum FoldSQLiteNIO {
     /// ```swift
     /// try FoldSQLiteNIO.install()
     /// let db = try await SQLiteConnection.open(storage: .memory)
-    /// let rows = try await db.query("SELECT fold_fingerprint() AS f")   // fold3-search-u...
+    /// let rows = try await db.query("SELECT fold_fingerprint() AS f")   // fold4-search-u...
     /// ```
     ///
     /// Throws the SQLite code of sqlite-nio's `sqlite3_auto_extension` when it fails (only when

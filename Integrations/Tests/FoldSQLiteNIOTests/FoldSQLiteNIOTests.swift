@@ -56,7 +56,7 @@ import Testing
             #expect(try await texts(db, "SELECT fold(?1)", [.text("Straße")]) == ["strasse"])
             #expect(try await texts(db, "SELECT fold(NULL)") == [nil])
             let fingerprint = try #require(try await texts(db, "SELECT fold_fingerprint()").first ?? nil)
-            #expect(fingerprint.hasPrefix("fold3-search-u"), "\(fingerprint)")
+            #expect(fingerprint.hasPrefix("fold4-search-u"), "\(fingerprint)")
         }
     }
 

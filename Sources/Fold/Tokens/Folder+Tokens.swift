@@ -4,7 +4,7 @@ extension Folder {
     /// segmentation (UAX #29) with Fold's decisions for search: an apostrophe splits
     /// (`l'été` → `l`, `ete`), numbers keep their inner periods and commas (`3.14`, `1,000`),
     /// each Han, Hiragana and Katakana character is a token, Thai, Lao, Khmer and Myanmar go
-    /// through ICU's dictionaries, and punctuation and spaces give no token.
+    /// through ICU's dictionaries (compiled into Fold), and punctuation and spaces give no token.
     ///
     /// ```swift
     /// let folder = Folder(.search)
