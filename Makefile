@@ -32,8 +32,8 @@ run: build
 
 # The loadable SQLite extension: `.load` it in the sqlite3 shell, Python, APSW or any SQLite host
 # for `tokenize = 'fold'` and the fold() and fold_fingerprint() SQL functions. The last line
-# printed is the library's path. The Swift runtime is linked in (-static-stdlib), so it loads
-# where only Debian's runtime libraries are: ICU, libstdc++ and SQLite.
+# printed is the library's path. The Swift runtime and Fold's Unicode data are linked in
+# (-static-stdlib), so it loads where only libstdc++, SQLite and the C library are: no ICU.
 sqlite-extension: deps
 	@$(SWIFT) build -c release --product FoldSQLiteExtension >&2
 	@echo "$$(pwd)/.build/release/libFoldSQLiteExtension.so"

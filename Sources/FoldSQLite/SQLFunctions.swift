@@ -31,13 +31,9 @@ enum SQLFunctions {
             guard let profile = FoldProfile(named: key) else {
                 return .failure(FoldSQLiteError(code: SQLITE_ERROR, message: "unknown fold profile '\(key)'; the valid ones are \(SQLiteRegistration.validArguments.joined(separator: ", "))"))
             }
-            do {
-                let folder = Folder(profile)
-                lock.withLock { folders[key] = folder }
-                return .success(folder)
-            } catch {
-                return .failure(FoldSQLiteError(code: SQLITE_ERROR, message: "cannot make the \(key) folder: \(error)"))
-            }
+            let folder = Folder(profile)
+            lock.withLock { folders[key] = folder }
+            return .success(folder)
         }
     }
 

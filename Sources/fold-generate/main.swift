@@ -1,13 +1,21 @@
-// fold-generate: writes the tables Fold generates from the linked ICU.
+// fold-generate: writes the tables Fold generates from the linked ICU (the products read only
+// these; ICU is the generator's and the tests').
 //
-//   swift run fold-generate            writes Sources/Fold/Engine/GeneratedLatinASCII.swift,
-//                                      Sources/Fold/Engine/GeneratedASCIIAdditions.swift, and what
-//                                      the tokenizer's windows take from the word-boundary table:
-//                                      Sources/CFoldSupport/include/CFoldWindowClasses.h and
-//                                      Sources/Fold/Segmentation/GeneratedWindowClasses.swift
+//   swift run fold-generate            writes, first, Fold's Unicode data from ICU alone
+//                                      (Sources/CFoldUnicodeData/unicode_data.c: properties,
+//                                      mappings, compositions, names) and exits 3 when it changed;
+//                                      run again (rebuilt on that data), it writes what Fold's code
+//                                      computes from it: Sources/Fold/Engine/GeneratedLatinASCII.swift,
+//                                      GeneratedASCIIAdditions.swift, the word classes
+//                                      (Sources/CFoldUnicodeData/word_classes.c), what the
+//                                      tokenizer's windows take from them (Sources/CFoldSupport/
+//                                      include/CFoldWindowClasses.h, Sources/Fold/Segmentation/
+//                                      GeneratedWindowClasses.swift), and ICU's word rules and
+//                                      dictionaries (Sources/CFoldBreakData, BreakData.swift)
 //   swift run fold-generate --check    exits 1 when a file differs from what it would write
 //
-// `make generate` runs the first form. The tests only check the output (GeneratedTablesTests).
+// `make generate` runs the first form (twice when the data changed). The tests check the output
+// (UnicodeDataTests, GeneratedTablesTests, WordSegmenterTests).
 import Fold
 import FoldICU
 import FoldReference

@@ -40,8 +40,8 @@ import Testing
     @Test func fileMatchesLinkedUnicodeVersion() throws {
         let data = try #require(Self.data, "TestVectors/NormalizationTest.txt is missing or unreadable")
         #expect(data.version == FoldVersions.unicode, """
-            TestVectors/NormalizationTest.txt is for Unicode \(data.version) but the linked ICU \
-            \(FoldVersions.icu) implements Unicode \(FoldVersions.unicode). Replace the file with \
+            TestVectors/NormalizationTest.txt is for Unicode \(data.version) but Fold's data (from \
+            ICU \(FoldVersions.icu)) is Unicode \(FoldVersions.unicode). Replace the file with \
             NormalizationTest.txt for Unicode \(FoldVersions.unicode) (Debian: bzcat \
             /usr/share/unicode/NormalizationTest.txt.bz2 from the matching unicode-data package) \
             and update TestVectors/README.md.

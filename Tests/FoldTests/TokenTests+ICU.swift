@@ -22,8 +22,8 @@ extension TokenTests {
         Array(text.utf8).withUnsafeBufferPointer { WordBreaker.referenceWords(in: $0) }
     }
 
-    static func needsICU(_ text: String) -> Bool {
-        Array(text.utf8).withUnsafeBufferPointer { WordBreaker.needsICU($0) }
+    static func needsRuleIterator(_ text: String) -> Bool {
+        Array(text.utf8).withUnsafeBufferPointer { WordBreaker.needsRuleIterator($0) }
     }
 
     /// Each code point in the contexts UAX #29's rules look at: alone, between letters, between
@@ -78,7 +78,7 @@ extension TokenTests {
             } else {
                 text = randomString(&rng)
             }
-            if Self.needsICU(text) { continue }
+            if Self.needsRuleIterator(text) { continue }
             if Self.marksAfterICUQuirk(text) { marksAfterICUQuirk += 1; continue }
             let f = Self.fast(text), r = Self.reference(text)
             if f != r { failures.append("\(codePoints(text)): fast \(f), ICU \(r)") }
@@ -104,7 +104,7 @@ extension TokenTests {
         for k in 0..<6_000 {
             let count = k % 3 == 0 ? Int.random(in: 1...12, using: &rng) : Int.random(in: 20...200, using: &rng)
             let text = (0..<count).map { _ in pieces.randomElement(using: &rng)! }.joined()
-            if Self.needsICU(text) { continue }
+            if Self.needsRuleIterator(text) { continue }
             compared += 1
             let machine = Self.fast(text)
             let utf8 = Array(text.utf8)
@@ -159,7 +159,7 @@ extension TokenTests {
             guard let c = Unicode.Scalar(value) else { continue }
             for text in ["\(c)", "a\(c)b \(c)\(c)"] {
                 let tokens = folder.tokens(in: text)
-                if !tokens.text.mayNeedICU { noted += 1 }
+                if !tokens.text.mayNeedRuleIterator { noted += 1 }
                 let words = tokens.withFoldedUTF8 { WordBreaker.words(in: $0) }
                 let made = tokens.map(\.foldedUTF8Range)
                 if made != words { failures.append("\(codePointName(value)) in \(text.debugDescription): \(made), the fold's words \(words)") }
@@ -200,7 +200,7 @@ extension TokenTests {
                     }
                     guard composes, profile == .search else { continue }
                     composed += 1
-                    if tokens.text.mayNeedICU { scanned += 1 }
+                    if tokens.text.mayNeedRuleIterator { scanned += 1 }
                 }
             }
         }

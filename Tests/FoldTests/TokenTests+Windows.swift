@@ -24,7 +24,7 @@ extension TokenTests {
             }
             let s = String(c)
             let text = "x\(s)\(s)\(s)\(s)\(s) \(s)\(s)\(s)\(s)\u{301}\(s)\(s) \u{416}\(s)\u{416}\u{416}\(s)\u{5B0} \u{3B1}\u{3B2}\(s)\(s)."
-            guard !Self.needsICU(text), !Self.marksAfterICUQuirk(text) else { continue }
+            guard !Self.needsRuleIterator(text), !Self.marksAfterICUQuirk(text) else { continue }
             compared += 1
             let fast = Self.fast(text), r = Self.reference(text)
             if fast != r { failures.append("\(codePointName(value)): fast \(fast), ICU \(r)") }
@@ -164,8 +164,8 @@ extension TokenTests {
         for value in UInt32(0x80)...0x10FFFF {
             guard let c = Unicode.Scalar(value) else { continue }
             let slow = WordBreakTable.shared(value) == .slow
-            if Self.needsICU("a\(c)b") != slow || Self.needsICU("\u{416}\(c)") != slow {
-                failures.append("\(codePointName(value)): needsICU should be \(slow)")
+            if Self.needsRuleIterator("a\(c)b") != slow || Self.needsRuleIterator("\u{416}\(c)") != slow {
+                failures.append("\(codePointName(value)): needsRuleIterator should be \(slow)")
             }
             // The same shortcut for marks: a lead byte said to start no mark starts none.
             let lead = Array(String(c).utf8)[0]
@@ -208,7 +208,7 @@ extension TokenTests {
         var compared = 0
         for _ in 0..<20_000 {
             let text = (0..<Int.random(in: 1...16, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
-            guard Self.needsICU(text), !Self.marksAfterICUQuirk(text) else { continue }
+            guard Self.needsRuleIterator(text), !Self.marksAfterICUQuirk(text) else { continue }
             compared += 1
             let words = WordBreaker.words(in: Array(text.utf8)), r = Self.reference(text)
             if words != r { failures.append("\(codePoints(text)): \(words), ICU \(r)") }
@@ -255,8 +255,8 @@ extension TokenTests {
     @Test func dictionaryScriptsAndZWJTakeICU() {
         #expect(ICU.isComplexContext(0x0E01) && ICU.isComplexContext(0x0E81) && ICU.isComplexContext(0x1780) && ICU.isComplexContext(0x1000))
         #expect(!ICU.isComplexContext(0x61) && !ICU.isComplexContext(0x4E00))
-        #expect(Self.needsICU("ok \u{E20}\u{E32}\u{E29}\u{E32}") && Self.needsICU("a\u{200D}b") && !Self.needsICU("Crème 東京"))
-        #expect(Self.needsICU("abcdefghijklmnop@q") && Self.needsICU("a@") && !Self.needsICU("abcdefghijklmnopq"))
+        #expect(Self.needsRuleIterator("ok \u{E20}\u{E32}\u{E29}\u{E32}") && Self.needsRuleIterator("a\u{200D}b") && !Self.needsRuleIterator("Crème 東京"))
+        #expect(Self.needsRuleIterator("abcdefghijklmnop@q") && Self.needsRuleIterator("a@") && !Self.needsRuleIterator("abcdefghijklmnopq"))
     }
 
     /// ICU's word segmentation (the path of Thai, Lao, Khmer, Myanmar, ZWJ, "@", voicing marks)

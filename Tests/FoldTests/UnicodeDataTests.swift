@@ -32,6 +32,7 @@ import Testing
             check(UnicodeData.generalCategory(c) == ICU.generalCategory(c), "gc of \(codePointName(c))")
             check(UnicodeData.generalCategoryValue(c) == Int(ICU.generalCategoryValue(c)), "gc value of \(codePointName(c))")
             check(UnicodeData.isMark(c) == ICU.generalCategory(c).hasPrefix("M"), "isMark of \(codePointName(c))")
+            check(UnicodeData.isDashPunctuation(c) == (ICU.generalCategory(c) == "Pd"), "Pd of \(codePointName(c))")
             check(UnicodeData.script(c) == ICU.script(c), "sc of \(codePointName(c))")
             check(UnicodeData.scriptExtensions(of: c) == ICU.scriptExtensions(of: c), "scx of \(codePointName(c))")
             check(UnicodeData.isDefaultIgnorable(c) == ICU.isDefaultIgnorable(c), "DI of \(codePointName(c))")
@@ -141,5 +142,19 @@ import Testing
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "fold-generate --check: \(message)")
+    }
+}
+
+/// The quick checks agree with the mappings they stand for, for every scalar.
+@Suite struct UnicodeDataQuickChecks {
+    @Test func decomposesAndCaseFoldsAgreeWithTheMappings() {
+        for c in UInt32(0)...0x10FFFF where !(0xD800...0xDFFF).contains(c) {
+            for compatibility in [false, true] {
+                #expect(UnicodeData.decomposes(c, compatibility: compatibility) == (UnicodeData.decomposition(of: c, compatibility: compatibility) != [c]), "\(codePointName(c))")
+            }
+            for turkic in [false, true] {
+                #expect(UnicodeData.caseFolds(c, turkic: turkic) == (UnicodeData.caseFolding(of: c, turkic: turkic) != [c]), "\(codePointName(c))")
+            }
+        }
     }
 }

@@ -50,7 +50,7 @@ for _ in 0..<runs {
     process.waitUntilExit()
     samples.append(out.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
 }
-func median(_ k: Int) -> Double {
+func median(_ samples: [[Double]], _ k: Int) -> Double {
     let values = samples.map { $0[k] }.sorted()
     return values[values.count / 2]
 }
@@ -58,7 +58,7 @@ print("bench-coldstart: \(runs) new processes, medians in ms (\(texts.count) tex
 print("profile   first fold   warm fold   first tokens   warm tokens   first-warm (fold, tokens)")
 for (k, name) in ["search", "ascii"].enumerated() {
     let b = 4 * k
-    let row = [median(b), median(b + 2), median(b + 1), median(b + 3)]
+    let row = [median(samples, b), median(samples, b + 2), median(samples, b + 1), median(samples, b + 3)]
     print(name.padding(toLength: 10, withPad: " ", startingAt: 0)
           + row.map { String(format: "%10.3f   ", $0) }.joined()
           + String(format: "%.3f, %.3f", row[0] - row[1], row[2] - row[3]))

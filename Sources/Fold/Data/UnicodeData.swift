@@ -51,6 +51,10 @@ package enum UnicodeData {
     @inline(__always)
     package static func isMark(_ c: UInt32) -> Bool { (6...8).contains(generalCategoryValue(c)) }
 
+    /// Whether the General_Category is Pd (Dash_Punctuation): ICU's UCharCategory 19.
+    @inline(__always)
+    package static func isDashPunctuation(_ c: UInt32) -> Bool { generalCategoryValue(c) == 19 }
+
     package static func isDefaultIgnorable(_ c: UInt32) -> Bool { record(c) & FOLD_UCD_DEFAULT_IGNORABLE != 0 }
     package static func isWhiteSpace(_ c: UInt32) -> Bool { record(c) & FOLD_UCD_WHITE_SPACE != 0 }
     package static func isIdeographic(_ c: UInt32) -> Bool { record(c) & FOLD_UCD_IDEOGRAPHIC != 0 }
@@ -150,6 +154,19 @@ package enum UnicodeData {
             return t == 0 ? [l, v] : [l, v, 0x11A7 + t]
         }
         return withMapping(compatibility ? FOLD_UCD_MAP_NFKD : FOLD_UCD_MAP_NFD, c) { $0.map(Array.init) ?? [c] }
+    }
+
+    /// Whether a code point has a decomposition (it decomposes to something else), without
+    /// making it.
+    @inline(__always)
+    package static func decomposes(_ c: UInt32, compatibility: Bool) -> Bool {
+        c &- hangulBase < hangulCount || withMapping(compatibility ? FOLD_UCD_MAP_NFKD : FOLD_UCD_MAP_NFD, c) { $0 != nil }
+    }
+
+    /// Whether case folding changes a code point, without making its folding.
+    @inline(__always)
+    package static func caseFolds(_ c: UInt32, turkic: Bool = false) -> Bool {
+        withMapping(turkic ? FOLD_UCD_MAP_CASE_FOLD_TURKIC : FOLD_UCD_MAP_CASE_FOLD, c) { $0 != nil }
     }
 
     /// Full case folding of one code point, default or Turkic (I → ı, İ → i).

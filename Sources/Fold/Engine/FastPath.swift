@@ -10,8 +10,8 @@ extension FoldEngine {
     /// `capacity` is too small (the caller retries with more room, or the general path).
     func fastFold(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, capacity: Int) -> FastOutcome {
         guard let src = input.baseAddress, input.count > 0 else { return .written(0) }
-        var log = NoShapeLog(), mayNeedICU = false
-        switch foldScalars(src, input.count, into: output, capacity: capacity, recording: &log, mayNeedICU: &mayNeedICU) {
+        var log = NoShapeLog(), mayNeedRuleIterator = false
+        switch foldScalars(src, input.count, into: output, capacity: capacity, recording: &log, mayNeedRuleIterator: &mayNeedRuleIterator) {
         case .written(let count): return .written(count)
         case .overflow: return .overflow
         case .invalid(let at): return .invalid(at)
@@ -19,7 +19,7 @@ extension FoldEngine {
         }
     }
 
-    /// What ``foldScalars(_:_:into:capacity:recording:mayNeedICU:)`` gives.
+    /// What ``foldScalars(_:_:into:capacity:recording:mayNeedRuleIterator:)`` gives.
     enum ScalarFoldOutcome {
         /// The fold's length.
         case written(Int)
@@ -40,11 +40,11 @@ extension FoldEngine {
     /// that records the shape of each change (the tokens') stops with `.interacts`.
     ///
     /// `log` is told of each unit whose shape changed, in order (``ShapeLog``). Where it
-    /// records shapes, `mayNeedICU` is set when a code point written may send the word breaker
+    /// records shapes, `mayNeedRuleIterator` is set when a code point written may send the word breaker
     /// to ICU (its quick word or entry says so, or the class of a kana composed with its
-    /// voicing mark) (``TokenText/Header/mayNeedICU``).
+    /// voicing mark) (``TokenText/Header/mayNeedRuleIterator``).
     func foldScalars<Log: ShapeLog>(_ src: UnsafePointer<UInt8>, _ n: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
-                                    recording log: inout Log, mayNeedICU: inout Bool) -> ScalarFoldOutcome {
+                                    recording log: inout Log, mayNeedRuleIterator: inout Bool) -> ScalarFoldOutcome {
         let table = fastTable
         var i = 0, o = 0
         // Where the general path would start again: the last boundary, in the input and the fold.
@@ -55,9 +55,9 @@ extension FoldEngine {
         var lastStart = 0, lastEnd = -1, lastStartIn = -1
         var lastSingleStarter = false
         // The quick words written, or-ed (for their needsWordDictionary bit); the other code
-        // points written set `mayNeedICU` from their entries.
+        // points written set `mayNeedRuleIterator` from their entries.
         var quickWords: UInt64 = 0
-        defer { if Log.recordsShape && QuickWord(raw: quickWords).needsWordDictionary { mayNeedICU = true } }
+        defer { if Log.recordsShape && QuickWord(raw: quickWords).needsWordDictionary { mayNeedRuleIterator = true } }
         let composes = steps.composes
         let caseOnly = table.asciiCaseOnly, asciiIdentity = table.asciiIdentity
         let swar = caseOnly || asciiIdentity
@@ -171,7 +171,7 @@ extension FoldEngine {
                             // A voicing mark after kana (ｶﾞ, か\u{3099}): composed here.
                             if composes && q.isSingleStarter, let composite = table.voicedKana(ofFolded: q.bytes, count: q.count, v) {
                                 voicedStart = UTF8Decoder.scalarStart(before: i, in: src)
-                                composeKana(composite, at: o, from: voicedStart, to: i &+ length, into: output, &log, &mayNeedICU)
+                                composeKana(composite, at: o, from: voicedStart, to: i &+ length, into: output, &log, &mayNeedRuleIterator)
                                 i &+= length  // the mark's
                             }
                             break
@@ -222,7 +222,7 @@ extension FoldEngine {
                     // padding after the room of every fold that records shapes (TokenText.padding).
                     let unit = lastEnd &- lastStart == 3 ? UnsafeRawPointer(output + lastStart).loadUnaligned(as: UInt32.self) : 0
                     guard let composite = table.voicedKana(ofFolded: unit, count: lastEnd &- lastStart, value) else { return .interacts }
-                    composeKana(composite, at: o, from: lastStartIn, to: i &+ length, into: output, &log, &mayNeedICU)
+                    composeKana(composite, at: o, from: lastStartIn, to: i &+ length, into: output, &log, &mayNeedRuleIterator)
                     boundaryIn = lastStartIn
                     boundaryOut = lastStart
                     lastCcc = table.voicingClass
@@ -284,7 +284,7 @@ extension FoldEngine {
                 boundaryIn = i
                 boundaryOut = o
             }
-            if Log.recordsShape && entry.has(FastEntry.needsWordDictionary) { mayNeedICU = true }
+            if Log.recordsShape && entry.has(FastEntry.needsWordDictionary) { mayNeedRuleIterator = true }
             let start = o
             if entry.isIdentity {
                 if i + 4 <= n && o + 4 <= capacity {
@@ -322,12 +322,12 @@ extension FoldEngine {
     /// `log` that the unit now comes from the input `from..<to`, the kana and its voicing mark.
     @inline(__always)
     private func composeKana<Log: ShapeLog>(_ composite: UInt32, at o: Int, from: Int, to: Int, into output: UnsafeMutablePointer<UInt8>,
-                                            _ log: inout Log, _ mayNeedICU: inout Bool) {
+                                            _ log: inout Log, _ mayNeedRuleIterator: inout Bool) {
         UnsafeMutableRawPointer(output + (o &- 3)).storeBytes(of: UTF8Decoder.threeByteUTF8(composite), as: UInt32.self)
         guard Log.recordsShape else { return }
         log.recordExtension(unitFoldedStart: o &- 3, unitFoldedEnd: o, unitOriginalStart: from, originalEnd: to)
         // The mark is gone; the composite may need the dictionary path only if its own class says so.
-        if fastTable.kanaNeedsWordDictionary[Int(composite &- 0x3000)] { mayNeedICU = true }
+        if fastTable.kanaNeedsWordDictionary[Int(composite &- 0x3000)] { mayNeedRuleIterator = true }
     }
 
     enum SegmentOutcome {

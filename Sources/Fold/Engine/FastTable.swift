@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The fast path: UTF-8 in, UTF-8 out, one table lookup per non-ASCII code point and eight
 /// ASCII bytes per step.
 ///
@@ -55,8 +63,10 @@ final class FastTable: @unchecked Sendable {
         keptLetterMarks = ScalarPolicy.keptLetterMarks(core.steps.tailoring)
         slots = .allocate(capacity: Self.pageCount)
         slots.initialize(repeating: nil, count: Self.pageCount)
-        quick = .allocate(capacity: 0x10000)
-        quick.initialize(repeating: 0, count: 0x10000)
+        // Zeroed by calloc: half a megabyte whose pages the system maps only as quick words are
+        // written (a first fold touches a few of them, not all).
+        guard let zeroed = calloc(0x10000, MemoryLayout<UInt64>.stride) else { fatalError("FastTable: cannot allocate its quick words") }
+        quick = zeroed.bindMemory(to: UInt64.self, capacity: 0x10000)
         var ascii = [UInt8](repeating: 0, count: 128)
         var caseOnly = true, identity = true
         for b in 0..<128 {
@@ -97,7 +107,7 @@ final class FastTable: @unchecked Sendable {
         for i in 0..<Self.pageCount { slots[i]?.deallocate() }
         slots.deallocate()
         asciiMap.deallocate()
-        quick.deallocate()
+        free(quick)
         kanaVoicing.deallocate()
         kanaNeedsWordDictionary.deallocate()
     }
@@ -111,6 +121,14 @@ final class FastTable: @unchecked Sendable {
             let value = UInt32(index << 8 | low)
             guard let scalar = Unicode.Scalar(value) else {
                 entries[low] = FastEntry.identity
+                continue
+            }
+            // Most code points of most pages (ideographs, syllables, letters without case) no
+            // step touches: their entry needs no run of the pipeline (which allocates at every
+            // step), and a first fold builds its pages quickly.
+            if Self.noStepTouches(value, core.steps) {
+                let dictionary = WordBreakTable.classify(value) == .slow ? FastEntry.needsWordDictionary : 0
+                entries[low] = FastEntry.identity | FastEntry.plain | dictionary
                 continue
             }
             let out = core.foldElements(CollectionOfOne(scalar))
@@ -193,6 +211,27 @@ final class FastTable: @unchecked Sendable {
         }
         page.deallocate()
         return Atomics.loadAcquire(slots + index)!
+    }
+
+    /// Whether no step of `steps` changes `value` and nothing about it makes neighbours
+    /// interact: a starter that combines with nothing, with no decomposition, case folding or
+    /// policy mapping, not ignorable, not a mark, not a Hangul syllable. Its fold alone is
+    /// itself, and its entry is plain. (A shortcut of ``FoldEngine/Core/foldElements(_:)``: the
+    /// tests compare every code point's fold with the reference pipeline in every profile.)
+    static func noStepTouches(_ value: UInt32, _ steps: FoldProfile.Steps) -> Bool {
+        guard value >= 0x80, value &- 0xAC00 >= 11172,
+              UnicodeData.combiningClass(value) == 0, !UnicodeData.combinesBackward(value),
+              !UnicodeData.decomposes(value, compatibility: steps.decomposition == .compatibility)
+        else { return false }
+        if steps.foldsCase && UnicodeData.caseFolds(value, turkic: steps.tailoring == .turkic) { return false }
+        if steps.removesDefaultIgnorables && UnicodeData.isDefaultIgnorable(value) { return false }
+        if steps.removesMarks && UnicodeData.isMark(value) { return false }
+        if steps.tailoring != .none && ScalarPolicy.keptLetters(steps.tailoring).contains(value) { return false }
+        if steps.foldsLetters && ScalarPolicy.letterFold(value) != nil { return false }
+        if steps.foldsPunctuation && ScalarPolicy.punctuationFold(value) != nil { return false }
+        if steps.foldsKana && ScalarPolicy.kanaFold(value) != nil { return false }
+        if steps.transliteratesToASCII && ScalarPolicy.asciiFold(value) != nil { return false }
+        return true
     }
 
     /// The quick word of a BMP code point, its page built first (absent when its fold is not

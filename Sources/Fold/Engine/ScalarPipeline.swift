@@ -64,6 +64,9 @@ struct ScalarPipeline: Sendable {
 
     func map(_ scalar: UInt32, traces: inout [Trace]?) -> [UInt32] {
         guard steps.mapsScalars else { return [scalar] }
+        // What no step changes needs no run of the steps (each allocates): the cache's pages of
+        // ideographs, syllables and caseless letters fill fast.
+        if traces == nil && Self.noMappingTouches(scalar, steps) { return [scalar] }
         var current = [scalar]
         for _ in 0..<8 {
             let next = mapOnce(current, traces: &traces)
@@ -71,6 +74,19 @@ struct ScalarPipeline: Sendable {
             current = next
         }
         return current
+    }
+
+    /// Whether steps 2 to 7 and Latin-ASCII all leave `scalar` as it is (a shortcut of
+    /// `mapOnce`, which the tests hold equal to the reference pipeline for every code point).
+    static func noMappingTouches(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> Bool {
+        if steps.foldsCase && UnicodeData.caseFolds(scalar, turkic: steps.tailoring == .turkic) { return false }
+        if steps.removesDefaultIgnorables && UnicodeData.isDefaultIgnorable(scalar) { return false }
+        if steps.removesMarks && UnicodeData.isMark(scalar) { return false }
+        if steps.foldsLetters && ScalarPolicy.letterFold(scalar, steps.tailoring) != nil { return false }
+        if steps.foldsPunctuation && ScalarPolicy.punctuationFold(scalar) != nil { return false }
+        if steps.foldsKana && ScalarPolicy.kanaFold(scalar) != nil { return false }
+        if steps.transliteratesToASCII && ScalarPolicy.asciiFold(scalar) != nil { return false }
+        return true
     }
 
     private func record(_ traces: inout [Trace]?, _ step: String, _ before: [UInt32], _ after: [UInt32], _ notes: [String] = []) {

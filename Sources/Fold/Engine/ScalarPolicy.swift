@@ -177,7 +177,7 @@ package enum ScalarPolicy {
         if quotationMarks.contains(scalar) { return [0x22] }
         if scalar == 0x2044 || scalar == 0x2215 { return [0x2F] }
         if scalar == 0x2026 { return [0x2E, 0x2E, 0x2E] }
-        if scalar == 0x2212 || (UnicodeData.generalCategory(scalar) == "Pd" && !notDashes.contains(scalar)) { return [0x2D] }
+        if scalar == 0x2212 || (UnicodeData.isDashPunctuation(scalar) && !notDashes.contains(scalar)) { return [0x2D] }
         if UnicodeData.isWhiteSpace(scalar) { return [0x20] }
         return nil
     }
@@ -188,13 +188,13 @@ package enum ScalarPolicy {
     /// a letter or punctuation fold of its own. Nil when `scalar` decomposes as usual.
     package static func wholeFold(_ scalar: UInt32, _ steps: FoldProfile.Steps) -> UInt32? {
         guard scalar >= 0x80, steps.foldsPunctuation || steps.foldsLetters else { return nil }
-        guard UnicodeData.decomposition(of: scalar, compatibility: false) == [scalar] else { return nil }
+        guard !UnicodeData.decomposes(scalar, compatibility: false) else { return nil }
         var candidate = scalar
-        if steps.foldsCase {
+        if steps.foldsCase && UnicodeData.caseFolds(scalar, turkic: steps.tailoring == .turkic) {
             let folded = UnicodeData.caseFolding(of: scalar, turkic: steps.tailoring == .turkic)
             guard folded.count == 1 else { return nil }
             candidate = folded[0]
-            guard candidate == scalar || UnicodeData.decomposition(of: candidate, compatibility: false) == [candidate] else { return nil }
+            guard !UnicodeData.decomposes(candidate, compatibility: false) else { return nil }
         }
         let wanted = (steps.foldsPunctuation && punctuationFold(candidate) != nil)
             || (steps.foldsLetters && letterFold(candidate, steps.tailoring) != nil)

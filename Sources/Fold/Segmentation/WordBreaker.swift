@@ -15,7 +15,10 @@ import Darwin
 /// - a word holds at least one letter or digit: `__` alone is not a word;
 /// - marks never cost a word: ICU's root rules make no word of a Hangul syllable followed by
 ///   a mark (their `$HangulSyllable` rule takes no `$ExFm*`), nor of a run that ends in "_"
-///   (ExtendNumLet) or an apostrophe followed by a mark ("a_\u{301}"); Fold keeps them.
+///   (ExtendNumLet) or an apostrophe followed by a mark ("a_\u{301}"); Fold's fast path keeps
+///   them. The Hangul case is kept on both paths (``RuleBasedWords/segments(in:keepingMarkedHangul:)``,
+///   words version 2); the other two still differ on the dictionary path, which a text takes
+///   only when it holds a ``WordBreakTable/Class/slow`` code point.
 ///
 /// The layer, in this folder: the data (``WordBreakTable``: each code point's class), the rules
 /// (``WordBreakRules``: each written once), and two ways to apply them with the same answers.
@@ -66,7 +69,7 @@ enum WordBreaker {
         /// The text's code points that are not ASCII are known not to need ICU (the per-scalar
         /// fold read it off the quick word or table entry of each code point it folded): only
         /// "@" is looked for.
-        var onlyASCIIMayNeedICU = false
+        var onlyASCIIMayNeedRuleIterator = false
         /// ICU's words, when the text needs them.
         var dictionaryWords: [Range<Int>]? = nil
         var next = 0
@@ -91,7 +94,7 @@ enum WordBreaker {
                                 mask: UnsafeMutablePointer<WordMask>? = nil, _ emit: (Int, Int) -> Void) -> Int {
             if !checked {
                 checked = true
-                if onlyASCIIMayNeedICU ? containsAt(utf8) : needsICU(utf8, table: table) { dictionaryWords = referenceWords(in: utf8, table: table) }
+                if onlyASCIIMayNeedRuleIterator ? containsAt(utf8) : needsRuleIterator(utf8, table: table) { dictionaryWords = referenceWords(in: utf8, table: table) }
             }
             if let words = dictionaryWords {
                 let end = Swift.min(words.count, next + max)
@@ -117,7 +120,7 @@ enum WordBreaker {
 
     /// Whether the fast path cannot segment `utf8`: it holds a code point of class
     /// ``WordBreakTable/Class/slow`` (a dictionary script, or ZWJ).
-    static func needsICU(_ utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared) -> Bool {
+    static func needsRuleIterator(_ utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared) -> Bool {
         guard let p = utf8.baseAddress else { return false }
         let n = utf8.count
         var i = 0

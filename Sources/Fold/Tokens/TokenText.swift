@@ -34,7 +34,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         /// read off the quick word or table entry of every code point it folded that none of
         /// their folds holds one, so the word breaker scans the fold only for the one ASCII
         /// code point of that class ("@"). True for text made by the general path.
-        var mayNeedICU = true
+        var mayNeedRuleIterator = true
         /// The word boundaries of the folder that made the text (its engine's table, whose
         /// address lives as long as the process); set by ``Tokens``' init, before any iterator.
         var wordBreakTable: UnsafePointer<WordBreakTable>? = nil
@@ -82,7 +82,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         return (UnsafeBufferPointer(start: e + h.originalCount, count: h.foldedCount), UnsafeBufferPointer(start: e, count: h.originalCount), h)
     }
     var changeCount: Int { fields.pointee.changeCount }
-    var mayNeedICU: Bool { fields.pointee.mayNeedICU }
+    var mayNeedRuleIterator: Bool { fields.pointee.mayNeedRuleIterator }
     var originalUTF8: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: elements, count: fields.pointee.originalCount) }
     @usableFromInline
     var foldedUTF8: UnsafeBufferPointer<UInt8> {
@@ -114,9 +114,9 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
     /// Ends the fold of a text whose original has `originalCount` bytes at `count` bytes
     /// (zeroing the padding after it) and takes `changes` (one write of the header).
     private func finish(originalCount: Int, foldedCount count: Int, changes: UnsafeMutablePointer<ChangeRun>?, changeCount: Int,
-                        mayNeedICU: Bool = true) {
+                        mayNeedRuleIterator: Bool = true) {
         (elements + originalCount + count).initialize(repeating: 0, count: Self.padding)
-        fields.pointee = Header(changes: changes, changeCount: changeCount, originalCount: originalCount, foldedCount: count, mayNeedICU: mayNeedICU)
+        fields.pointee = Header(changes: changes, changeCount: changeCount, originalCount: originalCount, foldedCount: count, mayNeedRuleIterator: mayNeedRuleIterator)
     }
 
     /// A copy of `original`, `folded` and the runs of changes of its map (in order; between two
@@ -168,10 +168,10 @@ extension TokenText {
         while true {
             let text = allocate(original: utf8, foldCapacity: capacity)
             var changes = ChangeLog()
-            var mayNeedICU = false
-            switch engine.foldScalars(src, n, into: text.elements + n, capacity: capacity, recording: &changes, mayNeedICU: &mayNeedICU) {
+            var mayNeedRuleIterator = false
+            switch engine.foldScalars(src, n, into: text.elements + n, capacity: capacity, recording: &changes, mayNeedRuleIterator: &mayNeedRuleIterator) {
             case .written(let o):
-                text.finish(originalCount: n, foldedCount: o, changes: changes.base, changeCount: changes.count, mayNeedICU: mayNeedICU)
+                text.finish(originalCount: n, foldedCount: o, changes: changes.base, changeCount: changes.count, mayNeedRuleIterator: mayNeedRuleIterator)
                 return .made(text)
             case .overflow:
                 changes.deallocate()

@@ -143,7 +143,7 @@ public struct Tokenizer: Sendable {
             return try general(utf8, body)
         }
         var capacity = 2 * n + 8
-        var mayNeedICU = false
+        var mayNeedRuleIterator = false
         var written: FoldEngine.ScalarFoldOutcome
         // The changes of shape as unit ends (``UnitEnds``), or, for a text whose offsets do not
         // fit them or whose fold is much longer, as a change log (taken out of the buffers for
@@ -158,12 +158,12 @@ public struct Tokenizer: Sendable {
         var fold: UnsafeMutablePointer<UInt8>
         while true {
             fold = buffers.reserve(capacity)
-            mayNeedICU = false
+            mayNeedRuleIterator = false
             if usesLog {
                 log.removeAll()
-                written = engine.foldScalars(src, n, into: fold, capacity: capacity, recording: &log, mayNeedICU: &mayNeedICU)
+                written = engine.foldScalars(src, n, into: fold, capacity: capacity, recording: &log, mayNeedRuleIterator: &mayNeedRuleIterator)
             } else {
-                written = engine.foldScalars(src, n, into: fold, capacity: capacity, recording: &unitEnds, mayNeedICU: &mayNeedICU)
+                written = engine.foldScalars(src, n, into: fold, capacity: capacity, recording: &unitEnds, mayNeedRuleIterator: &mayNeedRuleIterator)
                 // Zero again unless the text goes on with them (up to where they were written).
                 if case .written = written {} else { unitEnds.clear(upTo: capacity) }
             }
@@ -187,10 +187,10 @@ public struct Tokenizer: Sendable {
         // Read where it is used, not copied for each text (a text is often a short line).
         let table = engine.wordBreakTableAddress
         var words = WordBreaker.Cursor()
-        words.onlyASCIIMayNeedICU = !mayNeedICU
+        words.onlyASCIIMayNeedRuleIterator = !mayNeedRuleIterator
         var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
                              : Mapper(UnitEnds.Mapper(unitEnds, foldedCount: o))
-        if !mayNeedICU && memchr(fold, 0x40, o) == nil {
+        if !mayNeedRuleIterator && memchr(fold, 0x40, o) == nil {
             // No code point of the fold takes ICU's iterator: the words of its 64-byte windows
             // from their bits, one window after the other, with what the last byte of a window
             // and the first after it carried across; at a byte a window does not decide ("_",

@@ -176,7 +176,7 @@ public struct Tokens: Sequence, Sendable {
                 changeCount = header.changeCount
                 repairs = header.repairs.map { UnsafePointer($0) }
                 repairCount = header.repairCount
-                words.onlyASCIIMayNeedICU = !header.mayNeedICU
+                words.onlyASCIIMayNeedRuleIterator = !header.mayNeedRuleIterator
                 // Repaired input (rare) takes the one-token path too: its offsets are mapped.
                 self.wide = wide || repairCount > 0 || folded.count > UInt32.max || original.count > UInt32.max
             }
