@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "mb/pg_wchar.h"
 #include "utils/memutils.h"
 
@@ -91,6 +92,19 @@ _PG_init(void)
 	sigemptyset(&action.sa_mask);
 	sigaction(SIGILL, &action, &previous_sigill);
 	sigaction(SIGTRAP, &action, &previous_sigtrap);
+
+	// Loaded into the postmaster (shared_preload_libraries = 'fold'): build the tables a first
+	// fold reads now, once, so that every backend forked from it inherits them and a new
+	// connection's first fold builds nothing. (Swift starts no thread here, so forking after it
+	// is safe.) A failure only leaves the tables to be built on first use.
+	if (process_shared_preload_libraries_in_progress)
+	{
+		int32_t status = FOLDPG_OK;
+
+		IN_SWIFT(status = foldpg_warm());
+		if (status != FOLDPG_OK)
+			elog(LOG, "fold: could not build its tables in advance (status %d); they are built on first use", (int) status);
+	}
 }
 
 void

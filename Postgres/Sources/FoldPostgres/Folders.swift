@@ -141,3 +141,26 @@ func foldpgTestTrap() {
     let limit = Int(getpid()) >= 0 ? 1 : 2   // not constant, so the optimizer keeps the check
     precondition(limit == 2, "fold: the test trap")
 }
+
+/// Makes the `search` folder and builds the fold and word tables that most text reads (Latin,
+/// the combining marks, Greek, Cyrillic, punctuation, kana, the fullwidth forms), for
+/// `_PG_init` when PostgreSQL loads the module into the postmaster (`shared_preload_libraries`):
+/// every backend forked from it then starts with them, and a new connection's first fold builds
+/// nothing. Returns FOLDPG_OK.
+@_cdecl("foldpg_warm")
+func foldpgWarm() -> Int32 {
+    guard case .success = Folders.handle(named: "search") else { return Status.failed.rawValue }
+    let folder = Folder(.search)
+    var text = String.UnicodeScalarView()
+    for page: UInt32 in [0x00, 0x01, 0x02, 0x03, 0x04, 0x1E, 0x1F, 0x20, 0x30, 0xFF] {
+        for low in UInt32(0x20)..<0x100 {
+            if let scalar = Unicode.Scalar(page << 8 | low) { text.append(scalar) }
+        }
+        text.append(" ")
+    }
+    let sample = String(text)
+    _ = folder.fold(sample)
+    var count = 0
+    for token in folder.tokens(in: sample) { count &+= token.originalUTF8Range.count }
+    return count >= 0 ? Status.ok.rawValue : Status.failed.rawValue
+}

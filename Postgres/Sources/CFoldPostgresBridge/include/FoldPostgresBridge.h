@@ -57,6 +57,9 @@ int32_t cfoldpg_append(foldpg_buffer *buffer, const uint8_t *bytes, int64_t coun
 /// The folder of the profile named by `name` (`count` bytes of UTF-8, any case), made once per
 /// process and kept for its life; NULL with `*status` FOLDPG_UNKNOWN_PROFILE or FOLDPG_FAILED.
 const void *foldpg_folder(const uint8_t *name, int64_t count, int32_t *status);
+/// Makes the search folder and builds the tables most text reads (for the postmaster, under
+/// shared_preload_libraries, so that every backend inherits them); FOLDPG_OK.
+int32_t foldpg_warm(void);
 /// Every valid profile name, comma-separated ("search, ascii, nfc, ..."), for error messages.
 const char *foldpg_profile_names(void);
 /// How many profiles there are, and the folder of the `index`th (presets, then tailorings).
