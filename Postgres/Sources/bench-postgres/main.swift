@@ -114,7 +114,7 @@ let cluster = try Cluster.start(name: "fold-bench", settings: [
     "max_parallel_workers_per_gather": "0", "max_parallel_maintenance_workers": "0",
     // Both extensions' libraries loaded into the postmaster, as a server that serves many short
     // connections would have them: fold builds its tables there once, for every backend.
-    "shared_preload_libraries": "fold,unaccent",
+    "shared_preload_libraries": "'fold,unaccent'",
 ])
 defer { cluster.stop() }
 let db = try cluster.connect()
