@@ -158,3 +158,23 @@ import Testing
         }
     }
 }
+
+/// The fast table's compositions (its direct tables for kana, Hangul and the Latin, Greek and
+/// Cyrillic marks, and the list for the rest) equal ICU's for every starter below U+0500 and
+/// every code point that can combine backward, and for kana and Hangul.
+@Suite struct FastTableCompositionTests {
+    @Test func fastTableComposesAsICU() {
+        let table = FoldEngine.shared(FoldProfile.search.steps).fastTable
+        let seconds = (UInt32(0)...0x10FFFF).filter { !(0xD800...0xDFFF).contains($0) && ICU.combinesBackward($0) }
+        var starters = Array(UInt32(0)..<0x500)
+        starters += Array(UInt32(0x3000)..<0x3100) + Array(UInt32(0x1100)...0x1112) + [0xAC00, 0xAC1C, 0xD788]
+        var failures = 0
+        for first in starters {
+            for second in seconds where table.composePair(first, second) != ICU.composePair(first, second) {
+                failures += 1
+                if failures <= 20 { Issue.record("\(codePointName(first)) + \(codePointName(second))") }
+            }
+        }
+        #expect(failures == 0)
+    }
+}

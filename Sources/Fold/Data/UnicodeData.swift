@@ -198,6 +198,15 @@ package enum UnicodeData {
         return low < Int(d.composition_count) && d.composition_keys[low] == key ? d.composition_values[low] : nil
     }
 
+    /// Calls `body(first, second, composite)` for every primary composite but Hangul's.
+    package static func forEachComposition(_ body: (UInt32, UInt32, UInt32) -> Void) {
+        let d = fold_unicode_data
+        for k in 0..<Int(d.composition_count) {
+            let key = d.composition_keys[k]
+            body(UInt32(truncatingIfNeeded: key >> 21), UInt32(truncatingIfNeeded: key & 0x1FFFFF), d.composition_values[k])
+        }
+    }
+
     /// The raw canonical decomposition of a code point when it is exactly two code points.
     package static func canonicalPair(_ c: UInt32) -> (UInt32, UInt32)? {
         if c &- hangulBase < hangulCount {

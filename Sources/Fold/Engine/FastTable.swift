@@ -54,6 +54,12 @@ final class FastTable: @unchecked Sendable {
     /// class is ``WordBreakTable/Class/slow``: what the fold loop tells the tokenizer when it
     /// composes a kana, from the engine's own data (not segmentation's shared table).
     let kanaNeedsWordDictionary: UnsafeMutablePointer<Bool>
+    /// The compositions of a starter below U+0500 (Latin, Greek, Cyrillic) with a mark of
+    /// U+0300...U+036F, or 0: what NFD text asks most (é typed as e + U+0301), one load instead
+    /// of a search. Filled from the composition list; zeroed by calloc, so only the pages that
+    /// hold compositions are touched.
+    static let directStarters = 0x500, directMarks = 0x70
+    let directCompositions: UnsafeMutablePointer<UInt16>
     /// The marks that make a kept letter of the language with the base before them (U+030A,
     /// U+0308 for the Nordic languages): the general path composes them.
     let keptLetterMarks: Set<UInt32>
@@ -91,6 +97,14 @@ final class FastTable: @unchecked Sendable {
             return out[0].scalar
         }
         voicingClass = UnicodeData.combiningClass(0x3099)
+        guard let zeroedCompositions = calloc(Self.directStarters * Self.directMarks, MemoryLayout<UInt16>.stride) else {
+            fatalError("FastTable: cannot allocate its compositions")
+        }
+        directCompositions = zeroedCompositions.bindMemory(to: UInt16.self, capacity: Self.directStarters * Self.directMarks)
+        UnicodeData.forEachComposition { [directCompositions] first, second, composite in
+            guard first < UInt32(Self.directStarters), second &- 0x300 < UInt32(Self.directMarks), composite < 0x10000 else { return }
+            directCompositions[Int(first) &* Self.directMarks &+ Int(second &- 0x300)] = UInt16(composite)
+        }
         kanaNeedsWordDictionary = .allocate(capacity: 0x100)
         for k in 0..<0x100 { kanaNeedsWordDictionary[k] = WordBreakTable.classify(0x3000 + UInt32(k)) == .slow }
         kanaVoicing = .allocate(capacity: 0x200)
@@ -110,6 +124,7 @@ final class FastTable: @unchecked Sendable {
         free(quick)
         kanaVoicing.deallocate()
         kanaNeedsWordDictionary.deallocate()
+        free(directCompositions)
     }
 
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
@@ -264,8 +279,9 @@ final class FastTable: @unchecked Sendable {
     }
 
     /// The canonical composition of a starter and a code point that combines backward, or nil:
-    /// kana voicing and Hangul syllables without calling ICU (the same data; the tests compare
-    /// every result with ICU's whole-string normalizer), ICU for the rest.
+    /// kana voicing, Hangul syllables and the Latin, Greek and Cyrillic marks by direct tables,
+    /// the rest from Fold's composition list (``UnicodeData/composePair(_:_:)``; the tests
+    /// compare every result with ICU).
     @inline(__always)
     func composePair(_ starter: UInt32, _ x: UInt32) -> UInt32? {
         if x &- 0x3099 < 2 && starter &- 0x3000 < 0x100 {
@@ -278,6 +294,10 @@ final class FastTable: @unchecked Sendable {
         }
         if starter &- 0xAC00 < 11172 && (starter - 0xAC00) % 28 == 0 && x &- 0x11A8 < 27 {
             return starter + (x - 0x11A7)
+        }
+        if starter < UInt32(Self.directStarters) && x &- 0x300 < UInt32(Self.directMarks) {
+            let c = directCompositions[Int(starter) &* Self.directMarks &+ Int(x &- 0x300)]
+            return c == 0 ? nil : UInt32(c)
         }
         return UnicodeData.composePair(starter, x)
     }
