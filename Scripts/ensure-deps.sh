@@ -7,7 +7,10 @@
 #   tmux                        the terminal the tests of `foldcheck live` drive
 #   python3 python3-venv        Debian's /usr/bin/python3, the host that reloads the extension in a
 #                               test, and the venv that Scripts/ensure-apsw.sh installs APSW into
-#   util-linux                  unshare, for the full-disk test's private tmpfs
+#   util-linux                  unshare, for the full-disk test's private tmpfs and the tests
+#                               that run the products with libicu hidden
+#   binutils                    readelf and nm, with which the tests show the products link no
+#                               ICU and no Swift library
 set -euo pipefail
 missing=()
 pkg-config --exists icu-uc icu-i18n 2>/dev/null || missing+=(libicu-dev pkg-config)
@@ -17,6 +20,7 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 [ -x /usr/bin/python3 ] || missing+=(python3)
 /usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
 command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
+{ command -v readelf && command -v nm; } >/dev/null 2>&1 || missing+=(binutils)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -10,22 +10,20 @@ enum UnicodeDataFile {
     static let shift = 7
     static let blockSize = 1 << shift
 
-    /// Two stages of UInt16 values: the block number of each `blockSize` code points, and the
-    /// distinct blocks.
-    struct TwoStage {
-        var index: [UInt16] = []
+    /// The distinct blocks of `blockSize` UInt16 values, each numbered once: the second stage of
+    /// a two-stage table (the first holds a block number per `blockSize` code points). The
+    /// property table and the four mappings each number their blocks here.
+    struct BlockPool {
         var blocks: [UInt16] = []
         private var seen: [[UInt16]: UInt16] = [:]
 
-        mutating func add(_ block: [UInt16]) {
-            if let n = seen[block] {
-                index.append(n)
-            } else {
-                let n = UInt16(seen.count)
-                seen[block] = n
-                blocks += block
-                index.append(n)
-            }
+        /// The number of `block`, added when it is new.
+        mutating func number(of block: [UInt16]) -> UInt16 {
+            if let n = seen[block] { return n }
+            let n = UInt16(seen.count)
+            seen[block] = n
+            blocks += block
+            return n
         }
     }
 
@@ -34,14 +32,15 @@ enum UnicodeDataFile {
 
     // MARK: Properties
 
-    static func properties() -> (stages: TwoStage, records: [UInt64], extensionOffsets: [UInt16], extensionScripts: [UInt16], categories: [String]) {
+    static func properties() -> (index: [UInt16], blocks: [UInt16], records: [UInt64], extensionOffsets: [UInt16], extensionScripts: [UInt16], categories: [String]) {
         var records: [UInt64] = []
         var recordNumbers: [UInt64: UInt16] = [:]
         var extensionSets: [[Int32]: Int] = [:]
         var extensionOffsets: [UInt16] = [0]
         var extensionScripts: [UInt16] = []
         var categories = [String](repeating: "", count: 32)
-        var stages = TwoStage()
+        var pool = BlockPool()
+        var index: [UInt16] = []
         var block: [UInt16] = []
         block.reserveCapacity(blockSize)
         for c in UInt32(0)...0x10FFFF {
@@ -78,12 +77,12 @@ enum UnicodeDataFile {
             }
             block.append(n)
             if block.count == blockSize {
-                stages.add(block)
+                index.append(pool.number(of: block))
                 block.removeAll(keepingCapacity: true)
             }
         }
         while categories.last == "" { categories.removeLast() }
-        return (stages, records, extensionOffsets, extensionScripts, categories)
+        return (index, pool.blocks, records, extensionOffsets, extensionScripts, categories)
     }
 
     // MARK: Mappings
@@ -93,8 +92,7 @@ enum UnicodeDataFile {
         var data: [UInt32] = []
         var numbers: [[UInt32]: UInt16] = [:]
         var index: [[UInt16]] = []
-        var blocks: [UInt16] = []
-        var seen: [[UInt16]: UInt16] = [:]
+        var pool = BlockPool()
         let kinds: [(UInt32) -> [UInt32]] = [
             { ICU.decomposition(of: $0, compatibility: false) },
             { ICU.decomposition(of: $0, compatibility: true) },
@@ -120,18 +118,13 @@ enum UnicodeDataFile {
                 }
                 block.append(value)
                 if block.count == blockSize {
-                    if let n = seen[block] { stage1.append(n) } else {
-                        let n = UInt16(seen.count)
-                        seen[block] = n
-                        blocks += block
-                        stage1.append(n)
-                    }
+                    stage1.append(pool.number(of: block))
                     block.removeAll(keepingCapacity: true)
                 }
             }
             index.append(stage1)
         }
-        return (index, blocks, offsets, data)
+        return (index, pool.blocks, offsets, data)
     }
 
     // MARK: Composition
@@ -297,8 +290,8 @@ enum UnicodeDataFile {
 
 
             """
-        out += array("uint16_t", "property_index", p.stages.index)
-        out += array("uint16_t", "property_blocks", p.stages.blocks)
+        out += array("uint16_t", "property_index", p.index)
+        out += array("uint16_t", "property_blocks", p.blocks)
         out += array("uint64_t", "property_records", p.records, suffix: "ull")
         out += array("uint16_t", "script_extension_offsets", p.extensionOffsets)
         out += array("uint16_t", "script_extension_scripts", p.extensionScripts)

@@ -74,6 +74,9 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in 0..<n (the plain remainder, as the tests that draw with it have always done).
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
 /// Every code point ICU's data assigns (General_Category is not Cn), surrogates excluded.

@@ -20,7 +20,8 @@
 // Then SearchIndex(titles) (titles made as bench-keystrokes makes them), beside the index as it
 // was built before the tokenizer: fold(title), then ICU's word break iterator on the fold.
 // Then time(4N)/time(N) of tokens(in:) for long runs of marks, ideographs, apostrophes, U+FDFA,
-// ideographs each followed by a mark (every run of the windows stops), separators.
+// ideographs each followed by a mark (every run of the windows stops), separators, and what goes
+// through the rule iterator: unspaced Thai and Khmer runs (the dictionaries), ZWJ joins.
 import BenchSupport
 import Fold
 import Foundation
@@ -296,7 +297,10 @@ print(String(format: "\nSearchIndex of %d titles (%.1f MB): %.3f s (%.1f MB/s); 
 print("\n| hostile input | N | time(N) ms | time(4N) ms | ratio | Tokenizer time(N) ms | time(4N) ms | ratio |")
 print("|---|---|---|---|---|---|---|---|")
 let hostile: [(String, String)] = [("marks", "a" + String(repeating: "\u{301}\u{323}", count: 1)), ("ideographs", "東"), ("apostrophes", "'"), ("U+FDFA", "\u{FDFA}"), ("a'b", "a'"), ("a α (restarts)", "a α "),
-                                   ("東 + mark (runs stop)", "東\u{93E}"), ("、 (separators)", "、")]
+                                   ("東 + mark (runs stop)", "東\u{93E}"), ("、 (separators)", "、"),
+                                   // The rule iterator's path (Fold's port of ICU's, with its dictionaries): one Thai
+                                   // run without a space, Khmer the same, and ZWJ joins.
+                                   ("Thai run (dictionary)", "ภาษาไทย"), ("Khmer run (dictionary)", "ភាសាខ្មែរ"), ("a + ZWJ (rule iterator)", "a\u{200D}")]
 var hostileTokenizer = Tokenizer(folder)
 for (name, unit) in hostile {
     let n = 50_000
