@@ -238,15 +238,9 @@ final class FastTable: @unchecked Sendable {
               UnicodeData.combiningClass(value) == 0, !UnicodeData.combinesBackward(value),
               !UnicodeData.decomposes(value, compatibility: steps.decomposition == .compatibility)
         else { return false }
-        if steps.foldsCase && UnicodeData.caseFolds(value, turkic: steps.tailoring == .turkic) { return false }
-        if steps.removesDefaultIgnorables && UnicodeData.isDefaultIgnorable(value) { return false }
-        if steps.removesMarks && UnicodeData.isMark(value) { return false }
+        // A letter the tailoring keeps is composed again inside decompositions: not a shortcut.
         if steps.tailoring != .none && ScalarPolicy.keptLetters(steps.tailoring).contains(value) { return false }
-        if steps.foldsLetters && ScalarPolicy.letterFold(value) != nil { return false }
-        if steps.foldsPunctuation && ScalarPolicy.punctuationFold(value) != nil { return false }
-        if steps.foldsKana && ScalarPolicy.kanaFold(value) != nil { return false }
-        if steps.transliteratesToASCII && ScalarPolicy.asciiFold(value) != nil { return false }
-        return true
+        return ScalarPipeline.noMappingTouches(value, steps)
     }
 
     /// The quick word of a BMP code point, its page built first (absent when its fold is not
