@@ -10,6 +10,10 @@ let package = Package(
     products: [
         .library(name: "Fold", targets: ["Fold"]),
         .library(name: "FoldSQLite", targets: ["FoldSQLite"]),
+        // Snowball stemming after the fold (Swift), and its FTS5 tokenizer: products of their own,
+        // so the Fold and FoldSQLite products never need libstemmer.
+        .library(name: "FoldSnowball", targets: ["FoldSnowball"]),
+        .library(name: "FoldSQLiteSnowball", targets: ["FoldSQLiteSnowball"]),
         // The loadable SQLite extension (`make sqlite-extension`).
         .library(name: "FoldSQLiteExtension", type: .dynamic, targets: ["CFoldSQLiteExtension"]),
         .executable(name: "foldcheck", targets: ["foldcheck"]),
@@ -70,14 +74,33 @@ let package = Package(
         .target(name: "CFoldSQLite", dependencies: ["CSQLite"], exclude: ["sql_functions.inc"]),
         // Fold inside SQLite's FTS5: the `fold` tokenizer, the query builder, the index helper.
         .target(name: "FoldSQLite", dependencies: ["Fold", "CSQLite", "CFoldSQLite"]),
+        // Snowball's C library (Debian: libstemmer-dev, Snowball 2.2.0).
+        .systemLibrary(
+            name: "CSnowball",
+            providers: [.apt(["libstemmer-dev"])]
+        ),
+        // Snowball stemming and stop words after the fold: `Stemmer`, `SnowballLanguage`.
+        // On Linux it links libstemmer.a (`-l:libstemmer.a`), so foldcheck and the loadable
+        // extension need no libstemmer beside them; elsewhere the platform's libstemmer.
+        .target(
+            name: "FoldSnowball",
+            dependencies: ["Fold", "CSnowball"],
+            linkerSettings: [
+                .linkedLibrary(":libstemmer.a", .when(platforms: [.linux])),
+                .linkedLibrary("stemmer", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS])),
+            ]
+        ),
+        // The `snowball` FTS5 tokenizer (`tokenize = 'snowball german fold'`) and FTSIndex's stemming.
+        .target(name: "FoldSQLiteSnowball", dependencies: ["Fold", "FoldSnowball", "FoldSQLite", "CSQLite", "CFoldSQLite"]),
         // The loadable extension's entry point (sqlite3ext.h); the tokenizer is FoldSQLite's.
         // Linked `-z nodelete`: a host that closes its last connection makes SQLite dlclose the
         // library, and the Swift runtime keeps pointers into its metadata, so loading it again
         // crashed the host. With nodelete the library stays mapped for the life of the process.
         .target(
             name: "CFoldSQLiteExtension",
-            dependencies: ["FoldSQLite"],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"], .when(platforms: [.linux]))]
+            dependencies: ["FoldSQLite", "FoldSQLiteSnowball"],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete",
+                                            "-Xlinker", "--exclude-libs=libstemmer.a"], .when(platforms: [.linux]))]
         ),
         // The TestVectors/ line format, shared by the tests and foldcheck (not a product).
         .target(

@@ -3,6 +3,7 @@
 # says what it installs:
 #   libicu-dev and pkg-config   ICU, found by SwiftPM through pkg-config (icu-uc, icu-i18n)
 #   libsqlite3-dev              SQLite with FTS5, for FoldSQLite (pkg-config sqlite3)
+#   libstemmer-dev              Snowball's stemmers (libstemmer.a, Snowball 2.2.0), for FoldSnowball
 #   sqlite3                     the sqlite3 shell, which the tests load the extension into
 #   tmux                        the terminal the tests of `foldcheck live` drive
 #   python3 python3-venv        Debian's /usr/bin/python3, the host that reloads the extension in a
@@ -15,6 +16,7 @@ set -euo pipefail
 missing=()
 pkg-config --exists icu-uc icu-i18n 2>/dev/null || missing+=(libicu-dev pkg-config)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev pkg-config)
+[ -e /usr/include/libstemmer.h ] && ls /usr/lib/*/libstemmer.a >/dev/null 2>&1 || missing+=(libstemmer-dev)
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 [ -x /usr/bin/python3 ] || missing+=(python3)

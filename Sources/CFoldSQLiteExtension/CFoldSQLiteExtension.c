@@ -9,6 +9,10 @@ SQLITE_EXTENSION_INIT1
 /// SQLITE_OK, or an error code with a message allocated by `allocate`.
 extern int foldsqlite_register_fts5(void *api, char **error_message, void *(*allocate)(int));
 
+/// Implemented in Swift (FoldSQLiteSnowball/SnowballTokenizer.swift): registers the `snowball`
+/// tokenizer (Snowball stemming after `fold`) with `api`, as above.
+extern int foldsqlite_register_snowball(void *api, char **error_message, void *(*allocate)(int));
+
 /// Implemented in Swift (FoldSQLite/SQLFunctions.swift): a new state for the SQL functions of one
 /// connection, and its release.
 extern void *foldsqlite_sql_functions_state(void);
@@ -41,6 +45,8 @@ int sqlite3_foldsqlite_init(sqlite3 *db, char **error_message, const sqlite3_api
         return SQLITE_ERROR;
     }
     int rc = foldsqlite_register_fts5(api, error_message, allocate_message);
+    if (rc != SQLITE_OK) return rc;
+    rc = foldsqlite_register_snowball(api, error_message, allocate_message);
     if (rc != SQLITE_OK) return rc;
     rc = register_functions(db, foldsqlite_sql_functions_state(), foldsqlite_sql_functions_release);
     if (rc != SQLITE_OK && error_message) *error_message = sqlite3_mprintf("fold: cannot register the SQL functions (%d)", rc);
