@@ -113,6 +113,8 @@ let package = Package(
                 "Fold",
                 "FoldVectors",
                 "FoldSQLite",
+                "FoldSnowball",
+                "FoldSQLiteSnowball",
                 "CFoldSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -58,14 +58,19 @@ public final class FTSIndex {
     /// Whether the index keeps typed diacritics (the tokenizer's `typed_diacritics`): a query
     /// word typed with a diacritic finds only that diacritic.
     public let typedDiacritics: Bool
+    /// The stemmer after the fold (the `snowball` tokenizer wrapping `fold`), or nil.
+    public let stemming: FTSStemming?
     let connection: Connection
 
     /// An index over `columns`. Checks the tokenizer argument (the profile's name) at once, so
     /// a wrong profile is an error with a message here rather than FTS5's "error in tokenizer
     /// constructor". With `typedDiacritics`, a query word typed with a diacritic finds only
-    /// that diacritic (`carnê` finds `carnê`, not `carne`; `carne` finds both).
+    /// that diacritic (`carnê` finds `carnê`, not `carne`; `carne` finds both). With `stemming`
+    /// (FoldSQLiteSnowball's `FTSStemming.snowball("german")`), the tokenizer is the stemmer's
+    /// wrapper around `fold`, the recorded fingerprint names the stemmer too, and a search marks
+    /// the words whose stems matched (`Running` for `runs`).
     public init(connection: OpaquePointer, table: String, columns: [String], content: Content = .own,
-                profile: FoldProfile = .search, typedDiacritics: Bool = false) throws {
+                profile: FoldProfile = .search, typedDiacritics: Bool = false, stemming: FTSStemming? = nil) throws {
         guard !columns.isEmpty else { throw FoldSQLiteError(code: SQLITE_ERROR, message: "an index needs at least one column") }
         guard FoldProfile(named: profile.name) == profile else {
             throw FoldSQLiteError(code: SQLITE_ERROR, message: "the fold tokenizer takes a preset profile (\(SQLiteRegistration.validArguments.joined(separator: ", "))); '\(profile.name)' is not one")
@@ -75,8 +80,17 @@ public final class FTSIndex {
         self.columns = columns
         self.content = content
         self.typedDiacritics = typedDiacritics
+        self.stemming = stemming
         folder = Folder(profile)
     }
+
+    /// What the index records and compares: the fold's fingerprint, and the stemmer's after a
+    /// `+` when it has one.
+    ///
+    /// ```swift
+    /// index.fingerprint   // "fold4-search-u15.0-cldr42-d00b9dd5+snowball2.2.0-english"
+    /// ```
+    public var fingerprint: String { folder.fingerprint + (stemming.map { "+" + $0.fingerprint } ?? "") }
 
     /// The index as it was built, for a caller that only searches: its profile is the one
     /// recorded, never one the caller picks, so opening it never rebuilds it to another profile.
@@ -98,16 +112,23 @@ public final class FTSIndex {
             guard try reader.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1", [table + "_fold"]) != nil,
                   try reader.scalarText("SELECT name FROM sqlite_master WHERE name = ?1", [table]) != nil,
                   let tokenize = try reader.scalarText("SELECT value FROM \(meta) WHERE key = 'tokenize'") else { return nil }
-            guard let (profile, typed) = arguments(tokenize: tokenize) else {
+            guard let (profile, typed, wrapper) = arguments(tokenize: tokenize) else {
                 throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built with '\(tokenize)', a profile this version of Fold does not have; the valid ones are \(SQLiteRegistration.validArguments.joined(separator: ", "))")
             }
-            let index = try FTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile, typedDiacritics: typed)
+            var stemming: FTSStemming?
+            if !wrapper.isEmpty {
+                guard let known = FTSStemming.recorded(wrapper, profile: profile) else {
+                    throw FoldSQLiteError(code: SQLITE_ERROR, message: "the index \(table) was built with '\(tokenize)': register the '\(wrapper[0])' tokenizer first (SQLiteRegistration.registerSnowball(on:) from FoldSQLiteSnowball)")
+                }
+                stemming = known
+            }
+            let index = try FTSIndex(connection: connection, table: table, columns: columns, content: content, profile: profile, typedDiacritics: typed, stemming: stemming)
             guard try index.needsRebuild() else { return index }
             let outcome: Bool? = try index.connection.withWriteLock {
                 let now = try index.recorded()
                 guard now.tokenize == index.tokenize else { return nil }   // another profile now: adopt it
                 try refuseNewer(now.fingerprint, table: table, folder: index.folder)   // a newer Fold rebuilt it meanwhile
-                guard now.fingerprint != index.folder.fingerprint else { return false }   // rebuilt meanwhile
+                guard now.fingerprint != index.fingerprint else { return false }   // rebuilt meanwhile
                 try index.rebuildHoldingLock(progress: progress)
                 return true
             }
@@ -116,16 +137,17 @@ public final class FTSIndex {
         throw FoldSQLiteError(code: SQLITE_BUSY, message: "the index \(table) keeps changing profile under us")
     }
 
-    /// The profile and typed-diacritics flag of a recorded `fold NAME [typed_diacritics]`
-    /// (`NAME` in quotes when it is not a bareword).
-    static func arguments(tokenize: String) -> (FoldProfile, Bool)? {
-        var words = tokenize.split(separator: " ").map { $0.filter { $0 != "'" } }
-        guard words.first == "fold" else { return nil }
-        words.removeFirst()
+    /// The profile, typed-diacritics flag and wrapper arguments of a recorded
+    /// `[WRAPPER ARGS...] fold NAME [typed_diacritics]` (`NAME` in quotes when it is not a bareword).
+    static func arguments(tokenize: String) -> (FoldProfile, Bool, [String])? {
+        var words = tokenize.split(separator: " ").map { String($0.filter { $0 != "'" }) }
+        guard let at = words.firstIndex(of: "fold") else { return nil }
+        let wrapper = Array(words[..<at])
+        words.removeFirst(at + 1)
         let typed = words.contains(SQLiteRegistration.typedDiacriticsArgument)
         words.removeAll { $0 == SQLiteRegistration.typedDiacriticsArgument }
         guard words.count <= 1, let profile = FoldProfile(named: words.first ?? "search") else { return nil }
-        return (profile, typed)
+        return (profile, typed, wrapper)
     }
 
     var metaTable: String { table + "_fold" }
@@ -134,7 +156,8 @@ public final class FTSIndex {
     var tokenize: String {
         let name = folder.profile.name
         let bare = name.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || $0 == 0x5F }
-        return (bare ? "fold \(name)" : "fold '\(name)'") + (typedDiacritics ? " " + SQLiteRegistration.typedDiacriticsArgument : "")
+        let wrapper = stemming.map { $0.tokenizerArguments.joined(separator: " ") + " " } ?? ""
+        return wrapper + (bare ? "fold \(name)" : "fold '\(name)'") + (typedDiacritics ? " " + SQLiteRegistration.typedDiacriticsArgument : "")
     }
 
     /// The fingerprint and tokenizer arguments the index was built with (nil when it has none).
@@ -158,7 +181,7 @@ public final class FTSIndex {
     public func needsRebuild() throws -> Bool {
         let now = try recorded()
         try Self.refuseNewer(now.fingerprint, table: table, folder: folder)
-        return now.fingerprint != folder.fingerprint || now.tokenize != tokenize
+        return now.fingerprint != fingerprint || now.tokenize != tokenize
     }
 
     /// The fold generation of a fingerprint: the number of its `foldN-` start (nil when it has
@@ -244,7 +267,7 @@ public final class FTSIndex {
             try connection.execute("DROP TABLE IF EXISTS \(quoted(table))")
             try connection.execute("ALTER TABLE \(quoted(building)) RENAME TO \(quoted(table))")
             try connection.execute("CREATE TABLE IF NOT EXISTS \(quoted(metaTable)) (key TEXT PRIMARY KEY, value TEXT)")
-            try connection.execute("INSERT OR REPLACE INTO \(quoted(metaTable)) VALUES ('fingerprint', \(literal(folder.fingerprint))), ('tokenize', \(literal(tokenize)))")
+            try connection.execute("INSERT OR REPLACE INTO \(quoted(metaTable)) VALUES ('fingerprint', \(literal(fingerprint))), ('tokenize', \(literal(tokenize)))")
             if case .external(let contentTable) = content { try createTriggers(contentTable) }
             try connection.execute("INSERT INTO \(quoted(table))(\(quoted(table)), rank) VALUES ('integrity-check', 1)")
         } catch {
@@ -338,8 +361,8 @@ public final class FTSIndex {
         // The query folded once: its plain words mark, its typed ones (when the index keeps
         // typed diacritics) search.
         let words = FTSQuery.words(of: query, folder: folder, typedDiacritics: typedDiacritics)
-        guard let match = FTSQuery.expression(words.searched, prefixLast: prefixLast) else { return }
-        let highlighter = Highlighter(phrases: words.plain, folder: folder, prefixLast: prefixLast)
+        guard let match = FTSQuery.expression(words.searched, prefixLast: prefixLast, stemmed: stemming != nil) else { return }
+        let highlighter = Highlighter(phrases: words.plain, folder: folder, prefixLast: prefixLast, stem: stemming?.stem)
         let columnList = columns.map(quoted).joined(separator: ", ")
         let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")
         s.bind(1, match)

@@ -51,13 +51,15 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
         try Task.checkCancellation()
         // The query's words, folded once for the MATCH and for where the search's words end.
         let words = FTSQuery.words(of: query, folder: index.folder, typedDiacritics: index.typedDiacritics)
-        guard let match = FTSQuery.expression(words.searched, prefixLast: true) else {
+        guard let match = FTSQuery.expression(words.searched, prefixLast: true, stemmed: index.stemming != nil) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
         // The words the search used (its first FTSQuery.maximumWords), no more, marked from
         // the same fold.
         let highlighter = Matcher(foldedWords: words.plain.flatMap { $0 }, of: String(FTSQuery.usedText(of: query, end: words.usedEnd)),
                                   folder: index.folder, order: .anyOrder)
+        // A stemmed index marks the words whose stems matched (`Running` for `runs`).
+        let stemmed = index.stemming.map { Highlighter(phrases: words.plain, folder: index.folder, prefixLast: true, stem: $0.stem) }
         return try lock.withLock {
             try interruptible {
                 let table = quoted(index.table), shown = quoted(index.columns[column])
@@ -67,7 +69,16 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
                 var matches: [LiveSearchResults<Int64>.Match] = []
                 while try rows.step() {
                     let text = rows.text(1) ?? ""
-                    matches.append(.init(id: rows.int64(0), text: text, ranges: highlighter.matches(in: text)))
+                    let ranges: [Range<String.Index>]
+                    if let stemmed {
+                        let utf8 = text.utf8
+                        ranges = Array(text.utf8).withUnsafeBytes { stemmed.ranges(in: $0) }.map {
+                            utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound)
+                        }
+                    } else {
+                        ranges = highlighter.matches(in: text)
+                    }
+                    matches.append(.init(id: rows.int64(0), text: text, ranges: ranges))
                 }
                 let count = try index.connection.prepare("SELECT count(*) FROM \(table) WHERE \(table) MATCH ?1")
                 count.bind(1, match)

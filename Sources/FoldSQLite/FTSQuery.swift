@@ -30,10 +30,17 @@ public enum FTSQuery {
     }
 
     /// The MATCH expression of phrases of folded words (nil when there are none).
-    static func expression(_ phrases: [[[UInt8]]], prefixLast: Bool) -> String? {
+    /// With `stemmed` (an index whose tokenizer stems), the last word finds what it begins
+    /// (unstemmed, as the stemmer indexes it too) or its stem: `("runs"* OR "runs")`.
+    static func expression(_ phrases: [[[UInt8]]], prefixLast: Bool, stemmed: Bool = false) -> String? {
         guard !phrases.isEmpty else { return nil }
         var parts = phrases.map { phrase in
             "\"" + doubling("\"", in: phrase.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")) + "\""
+        }
+        if prefixLast && stemmed {
+            // FTS5 joins a parenthesized expression by an explicit AND only.
+            let last = parts.removeLast()
+            return (parts.isEmpty ? "" : parts.joined(separator: " ") + " AND ") + "(\(last)* OR \(last))"
         }
         if prefixLast { parts[parts.count - 1] += "*" }
         return parts.joined(separator: " ")

@@ -16,14 +16,34 @@ struct Highlighter {
     /// For each first byte, the phrases whose first word starts with it.
     private let byFirstByte: [[Int]]
     private let multiWord: Bool
+    /// With a stemmed index: the stem of a folded word (nil for a dropped stop word), and each
+    /// phrase word's stem (a prefix word matches a word it begins, unstemmed, as the `snowball`
+    /// tokenizer indexes it beside the stem, or a word with its stem).
+    private let stem: (@Sendable (UnsafeBufferPointer<UInt8>) -> [UInt8]?)?
+    private let stems: [[[UInt8]?]]
 
     init(query: String, folder: Folder, prefixLast: Bool) {
         self.init(phrases: FTSQuery.words(of: query, folder: folder).plain, folder: folder, prefixLast: prefixLast)
     }
 
     /// Phrases as ``FTSQuery`` made them (each a list of folded words).
-    init(phrases: [[[UInt8]]], folder: Folder, prefixLast: Bool) {
+    /// With `stem` (a stemmed index), a word matches a token with the same stem, and a query
+    /// word the stemmer drops (a stop word) is no phrase of its own.
+    init(phrases: [[[UInt8]]], folder: Folder, prefixLast: Bool, stem: (@Sendable (UnsafeBufferPointer<UInt8>) -> [UInt8]?)? = nil) {
+        var phrases = phrases
+        var stems: [[[UInt8]?]] = []
+        if let stem {
+            stems = phrases.map { phrase in phrase.map { word in word.withUnsafeBufferPointer { stem($0) } } }
+            // A one-word phrase the stemmer drops matches nothing in FTS5: nothing to mark.
+            for k in phrases.indices.reversed() where phrases[k].count == 1 && stems[k][0] == nil
+                && !(prefixLast && k == phrases.count - 1) {
+                phrases.remove(at: k)
+                stems.remove(at: k)
+            }
+        }
         self.phrases = phrases
+        self.stems = stems
+        self.stem = stem
         self.prefixLast = prefixLast
         self.folder = folder
         var table = [[Int]](repeating: [], count: 256)
@@ -36,12 +56,19 @@ struct Highlighter {
 
     var isEmpty: Bool { phrases.isEmpty }
 
-    /// Whether `token` is the `k`th word of phrase `p`.
-    private func matches(_ token: UnsafeBufferPointer<UInt8>, phrase p: Int, word k: Int) -> Bool {
+    /// Whether `token` (with its stem, in a stemmed index) is the `k`th word of phrase `p`.
+    private func matches(_ token: UnsafeBufferPointer<UInt8>, stem tokenStem: [UInt8]?, phrase p: Int, word k: Int) -> Bool {
         let word = phrases[p][k]
         let isPrefix = prefixLast && p == phrases.count - 1 && k == phrases[p].count - 1
         if isPrefix {
-            return token.count >= word.count && token.prefix(word.count).elementsEqual(word)
+            if token.count >= word.count && token.prefix(word.count).elementsEqual(word) { return true }
+            // A stemmed index also finds a prefix word's stem (the query asks for both).
+            guard stem != nil, let tokenStem, let wordStem = stems[p][k] else { return false }
+            return tokenStem == wordStem
+        }
+        if stem != nil {
+            guard let tokenStem, let wordStem = stems[p][k] else { return false }
+            return tokenStem == wordStem
         }
         return token.count == word.count && token.elementsEqual(word)
     }
@@ -58,11 +85,12 @@ struct Highlighter {
         let bytes = text.bindMemory(to: UInt8.self)
         DocumentTokens.forEach(in: bytes, folder: folder) { token, start, end in
             if start >= stopAt { return false }
+            let tokenStem = stem.flatMap { $0(token) }
             if multiWord && !pending.isEmpty {
                 var kept = 0
                 for k in pending.indices {
                     let p = pending[k]
-                    guard matches(token, phrase: p.phrase, word: p.next) else { continue }
+                    guard matches(token, stem: tokenStem, phrase: p.phrase, word: p.next) else { continue }
                     if p.next + 1 == phrases[p.phrase].count {
                         found.append(p.start..<end)
                     } else {
@@ -73,7 +101,9 @@ struct Highlighter {
                 pending.removeLast(pending.count - kept)
             }
             if let first = token.first {
-                for p in byFirstByte[Int(first)] where matches(token, phrase: p, word: 0) {
+                // A stem may start with another byte than its word: every phrase is tried.
+                let candidates = stem == nil ? byFirstByte[Int(first)] : Array(phrases.indices)
+                for p in candidates where matches(token, stem: tokenStem, phrase: p, word: 0) {
                     if phrases[p].count == 1 {
                         found.append(start..<end)
                     } else {

@@ -71,6 +71,7 @@ extension SQLiteRegistration {
     /// try SQLiteRegistration.registerSnowball(fts5API: apiPointer)
     /// ```
     public static func registerSnowball(fts5API: UnsafeMutableRawPointer) throws(FoldSQLiteError) {
+        FTSStemming.register(snowballTokenizerName) { FTSStemming.snowball(recorded: $0, profile: $1) }
         let api = fts5API.assumingMemoryBound(to: fts5_api.self)
         let rc: Int32
         if api.pointee.iVersion >= 3 {

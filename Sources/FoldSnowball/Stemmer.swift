@@ -50,6 +50,21 @@ public final class Stemmer: Sendable {
         stopWords = droppingStopWords ? Self.foldedStopWords(of: known, folder: folder) : []
     }
 
+    private init(_ other: Stemmer, state: SnowballState) {
+        language = other.language
+        folder = other.folder
+        dropsStopWords = other.dropsStopWords
+        stopWords = other.stopWords
+        self.state = state
+    }
+
+    /// The same stemmer with a Snowball state of its own, for another thread (this one when
+    /// Snowball cannot make another state).
+    package func forAnotherThread() -> Stemmer {
+        guard let state = SnowballState(language) else { return self }
+        return Stemmer(self, state: state)
+    }
+
     /// The stem of a folded word (one token's ``Token/folded``). A word Snowball leaves alone
     /// comes back as it is.
     ///

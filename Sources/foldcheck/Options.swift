@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fold
+import FoldSnowball
 
 /// A preset profile named on the command line (a plain preset or a tailored `search-LANG`):
 /// `--help` lists every one with its summary, and a wrong name is a usage error that lists them.
@@ -74,5 +75,44 @@ struct InputOptions: ParsableArguments {
         if let maxLineBytes, maxLineBytes < 1 {
             throw ValidationError("--max-line-bytes must be at least 1; got \(maxLineBytes)")
         }
+    }
+}
+
+/// A Snowball language named on the command line (`german`, `de`): `--help` lists them, and a
+/// wrong name is a usage error that lists them.
+struct StemLanguage: ExpressibleByArgument {
+    var language: SnowballLanguage
+
+    init?(argument: String) {
+        guard let language = SnowballLanguage(argument) else { return nil }
+        self.language = language
+    }
+
+    var defaultValueDescription: String { language.name }
+
+    static var allValueStrings: [String] { SnowballLanguage.all.map(\.name) }
+
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
+
+/// `--stem` and `--stop-words`: Snowball stemming after the fold (tokens, index).
+struct StemOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Stem each folded word with this Snowball language (a name or ISO code: german, de).", valueName: "language"))
+    var stem: StemLanguage?
+
+    @Flag(name: .long, help: "With --stem, drop the language's stop words (folded like the text: für and fur alike).")
+    var stopWords = false
+
+    func validate() throws {
+        if stopWords && stem == nil { throw ValidationError("--stop-words needs --stem LANGUAGE") }
+        if stopWords, let stem, !stem.language.hasStopWords {
+            throw ValidationError(StemmerError.noStopWords(stem.language).description)
+        }
+    }
+
+    /// The stemmer after `folder`, or nil without --stem.
+    func stemmer(after folder: Folder) throws -> Stemmer? {
+        guard let stem else { return nil }
+        return try Stemmer(language: stem.language.name, folder: folder, droppingStopWords: stopWords)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fold
 import FoldSQLite
+import FoldSQLiteSnowball
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,6 +36,7 @@ struct IndexCommand: ParsableCommand {
               foldcheck index titles.db titles.txt
               cat more.txt | foldcheck index titles.db --append
               foldcheck index titles.db --profile ascii < /dev/null  # refold only
+              foldcheck index docs.db --stem english docs.txt        # fold, then stem
               foldcheck search titles.db "creme bru"
             """
     )
@@ -55,6 +57,7 @@ struct IndexCommand: ParsableCommand {
     var replace = false
 
     @OptionGroup var profile: ProfileOptions
+    @OptionGroup var stemming: StemOptions
     @OptionGroup var input: InputOptions
     @OptionGroup var connection: ConnectionOptions
 
@@ -101,8 +104,9 @@ struct IndexCommand: ParsableCommand {
         defer { signal(SIGINT, SIG_DFL) }
         let (added, total, index) = try db.withWriteLock {
             try db.execute("CREATE TABLE IF NOT EXISTS \(quoted(table)) (line TEXT)")
+            let stemmed = try stemming.stem.map { try FTSStemming.snowball($0.language.name, droppingStopWords: stemming.stopWords, profile: profile.resolved) }
             let index = try FTSIndex(connection: db.handle, table: table + "_fts", columns: ["line"],
-                                         content: .external(table: table), profile: profile.resolved)
+                                         content: .external(table: table), profile: profile.resolved, stemming: stemmed)
             try prepareIndex(index, database: database)
             let empty = try db.scalarText("SELECT rowid FROM \(quoted(table)) LIMIT 1") == nil
             var checked = empty || append
@@ -152,7 +156,7 @@ struct IndexCommand: ParsableCommand {
         let seconds = Double((ContinuousClock.now - before).components.attoseconds) / 1e18 + Double((ContinuousClock.now - before).components.seconds)
         let verb = replace ? "replaced the rows of \(table) with" : "added"
         let into = replace ? "" : " to \(table)"
-        writeError("foldcheck: \(verb) \(added) \(added == 1 ? "line" : "lines")\(into) in \(database) (\(total) in all), index \(table)_fts folded with \(index.folder.fingerprint), in \((seconds * 100).rounded() / 100) s")
+        writeError("foldcheck: \(verb) \(added) \(added == 1 ? "line" : "lines")\(into) in \(database) (\(total) in all), index \(table)_fts folded with \(index.fingerprint), in \((seconds * 100).rounded() / 100) s")
         return Exit.ok
     }
 }
@@ -327,9 +331,15 @@ func openLineIndex(_ database: String, table: String, busyTimeout: Duration = SQ
 }
 
 private func openDatabase(_ path: String, create: Bool, busyTimeout: Duration) throws -> Connection {
-    do { return try Connection.open(path, create: create, busyTimeout: busyTimeout) } catch {
+    let db: Connection
+    do { db = try Connection.open(path, create: create, busyTimeout: busyTimeout) } catch {
         throw failure(for: error)
     }
+    do { try SQLiteRegistration.registerSnowball(on: db.handle) } catch {
+        db.close()
+        throw failure(for: error)
+    }
+    return db
 }
 
 /// Removes a database file this run created, with its journal, WAL and shared-memory files.
@@ -342,7 +352,7 @@ private func prepareIndex(_ index: FTSIndex, database: String) throws {
     guard try index.needsRebuild() else { return }
     let old = try index.recorded()
     if let fingerprint = old.fingerprint {
-        writeError("foldcheck: the index in \(database) was built with \(fingerprint) (\(old.tokenize ?? "?")); rebuilding it with \(index.folder.fingerprint)")
+        writeError("foldcheck: the index in \(database) was built with \(fingerprint) (\(old.tokenize ?? "?")); rebuilding it with \(index.fingerprint)")
     }
     try index.rebuild()
 }

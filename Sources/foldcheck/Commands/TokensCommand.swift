@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fold
+import FoldSnowball
 
 /// `foldcheck tokens [TEXT ...]`: the words an index would store, with their original bytes.
 struct TokensCommand: ParsableCommand {
@@ -14,17 +15,24 @@ struct TokensCommand: ParsableCommand {
             with --replace-invalid each invalid sequence reads as U+FFFD (which makes no token) \
             and the offsets stay those of the input bytes.
 
-            Example:
+            With --stem LANGUAGE each folded word is replaced by its Snowball stem (the offsets \
+            stay those of the original word), and with --stop-words the language's stop words \
+            are left out.
+
+            Examples:
               foldcheck tokens "L'été ½"
               l	0	1	L
               ete	2	7	été
               1	8	10	½
               2	8	10	½
+              foldcheck tokens --stem german --stop-words "Die Häuser für alle"
+              haus	4	12	Häuser
             """
     )
 
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var input: InputOptions
+    @OptionGroup var stemming: StemOptions
 
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "Cut stdin in blocks of whole lines on this many threads (1 to \(FoldCommand.maximumJobs)); the output is the same bytes. (default: the number of cores)",
@@ -41,9 +49,10 @@ struct TokensCommand: ParsableCommand {
     func run() throws {
         try runWithOutput { out in
             let folder = try profile.folder()
+            let stemmer = try stemming.stemmer(after: folder)
             let replacing = input.replaceInvalid
             if !text.isEmpty {
-                var lines = LineTokens(folder, replacingInvalid: replacing, inputName: "the argument")
+                var lines = LineTokens(folder, stemmer: stemmer, replacingInvalid: replacing, inputName: "the argument")
                 for (k, t) in text.enumerated() {
                     var t = t
                     try t.withUTF8 { try lines.write(UnsafeRawBufferPointer($0), separated: k > 0, line: k + 1, lineStart: 0, out) }
@@ -54,10 +63,12 @@ struct TokensCommand: ParsableCommand {
             let name = reader.input.name
             let jobs = self.jobs ?? onlineCores
             if jobs == 1 {
-                var lines = LineTokens(folder, replacingInvalid: replacing, inputName: name)
+                var lines = LineTokens(folder, stemmer: stemmer, replacingInvalid: replacing, inputName: name)
                 try reader.forEachPiece { try lines.process($0, into: out) }
             } else {
-                try ParallelLines(makeWork: { LineTokens(folder, replacingInvalid: replacing, inputName: name) }, jobs: jobs).run(reader, out)
+                // One Snowball state per thread: a Stemmer serializes its calls.
+                try ParallelLines(makeWork: { LineTokens(folder, stemmer: stemmer?.forAnotherThread(),
+                                                         replacingInvalid: replacing, inputName: name) }, jobs: jobs).run(reader, out)
             }
             return Exit.ok
         }
@@ -70,13 +81,16 @@ struct TokensCommand: ParsableCommand {
 /// pieces (longer than the reader's buffer) is gathered first.
 struct LineTokens: LineWork {
     let folder: Folder
+    /// Stems each folded word and drops stop words (`--stem`), or nil.
+    let stemmer: Stemmer?
     let replacingInvalid: Bool
     let inputName: String
     private var tokenizer: Tokenizer
     private var held: [UInt8] = []
 
-    init(_ folder: Folder, replacingInvalid: Bool, inputName: String) {
+    init(_ folder: Folder, stemmer: Stemmer? = nil, replacingInvalid: Bool, inputName: String) {
         self.folder = folder
+        self.stemmer = stemmer
         self.replacingInvalid = replacingInvalid
         self.inputName = inputName
         tokenizer = Tokenizer(folder)
@@ -102,19 +116,31 @@ struct LineTokens: LineWork {
             if replacingInvalid, UTF8Validation.firstInvalidOffset(in: bytes) != nil {
                 for t in folder.tokens(decoding: text) {
                     try t.withFoldedUTF8 { folded in
-                        try out.writeTokenLine(UnsafeRawBufferPointer(folded), t.originalUTF8Range.lowerBound, t.originalUTF8Range.upperBound,
-                                               UnsafeRawBufferPointer(rebasing: bytes[t.originalUTF8Range]))
+                        try Self.writeToken(folded, t.originalUTF8Range, of: bytes, stemmer: stemmer, out)
                     }
                 }
             } else {
+                let stemmer = self.stemmer
                 try tokenizer.forEachToken(inUTF8: text) { folded, range in
-                    try out.writeTokenLine(UnsafeRawBufferPointer(folded), range.lowerBound, range.upperBound,
-                                           UnsafeRawBufferPointer(rebasing: bytes[range]))
+                    try Self.writeToken(folded, range, of: bytes, stemmer: stemmer, out)
                 }
             }
         } catch let error as InvalidUTF8Error {
             if separated { out.takeBack(1) }
             throw LineFolding.invalidUTF8(line: line, offset: error.byteOffset, lineStart: lineStart, inputName: inputName)
+        }
+    }
+
+    /// One token line: the folded word, or its stem with --stem (nothing for a stop word).
+    private static func writeToken(_ folded: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, of bytes: UnsafeRawBufferPointer,
+                                   stemmer: Stemmer?, _ out: Output) throws {
+        let original = UnsafeRawBufferPointer(rebasing: bytes[range])
+        guard let stemmer else {
+            return try out.writeTokenLine(UnsafeRawBufferPointer(folded), range.lowerBound, range.upperBound, original)
+        }
+        if stemmer.dropsStopWords && stemmer.isStopWord(String(decoding: folded, as: UTF8.self)) { return }
+        try stemmer.withStem(of: folded) { stem in
+            try out.writeTokenLine(UnsafeRawBufferPointer(stem), range.lowerBound, range.upperBound, original)
         }
     }
 }
