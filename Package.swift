@@ -128,6 +128,10 @@ let package = Package(
             dependencies: ["Fold", "FoldSQLite", "CSQLite"]
         ),
         .testTarget(
+            name: "FoldSnowballTests",
+            dependencies: ["Fold", "FoldSnowball", "FoldSQLite", "FoldSQLiteSnowball", "CSQLite"]
+        ),
+        .testTarget(
             name: "FoldCheckTests",
             dependencies: ["Fold", "foldcheck", "FoldReference"],
             // Expected outputs, read by path from the tests (help snapshots).

@@ -179,8 +179,11 @@ public enum StemmerError: Error, Sendable, Hashable, CustomStringConvertible {
 package final class SnowballState: @unchecked Sendable {
     let stemmer: OpaquePointer
 
-    package init?(_ language: SnowballLanguage) {
-        guard let made = sb_stemmer_new(language.name, "UTF_8") else { return nil }
+    package convenience init?(_ language: SnowballLanguage) { self.init(rawName: language.name) }
+
+    /// A state for any name `sb_stemmer_new` takes (its own aliases included).
+    package init?(rawName: String) {
+        guard let made = sb_stemmer_new(rawName, "UTF_8") else { return nil }
         stemmer = made
     }
 

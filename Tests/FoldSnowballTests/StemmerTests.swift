@@ -1,0 +1,128 @@
+import Foundation
+import Fold
+@testable import FoldSnowball
+import Testing
+
+@Suite struct StemmerTests {
+    @Test func stemsTheFoldedWordsAndKeepsTheOriginalRanges() throws {
+        let english = try Stemmer(language: "english")
+        let text = "Running shoes for Crème brûlée lovers"
+        let words = english.tokens(in: text)
+        #expect(words.map(\.stem) == ["run", "shoe", "for", "creme", "brule", "lover"])
+        #expect(words.map { String(text[$0.token.originalRange(in: text)]) } == ["Running", "shoes", "for", "Crème", "brûlée", "lovers"])
+        #expect(words[0].token.folded == "running")
+        #expect(english.stem("running") == "run")
+        // Every spelling of a word folds, then stems, the same.
+        let german = try Stemmer(language: "german")
+        let spellings = ["Häuser", "HÄUSER", "Hauser", "ha\u{308}user", "HAUSER"]
+        #expect(Set(spellings.flatMap { german.tokens(in: $0).map(\.stem) }) == ["haus"])
+        #expect(german.tokens(in: "Haus").map(\.stem) == ["haus"])
+    }
+
+    @Test func stopWordsAreDroppedWithOrWithoutTheirAccents() throws {
+        let german = try Stemmer(language: "de", droppingStopWords: true)
+        #expect(german.tokens(in: "Die Häuser für alle, FÜR fur Fur").map(\.stem) == ["haus"])
+        #expect(german.isStopWord("fur") && german.isStopWord("uber") && !german.isStopWord("haus"))
+        let french = try Stemmer(language: "french", droppingStopWords: true)
+        #expect(french.tokens(in: "Où est la gare ou le café").map(\.stem) == ["gar", "caf"])
+        // Without stop words every word stays.
+        let keeping = try Stemmer(language: "german")
+        #expect(keeping.tokens(in: "Die Häuser für alle").count == 4)
+        #expect(!keeping.isStopWord("fur"))
+        // The stop list is folded with the folder's profile: ascii folds ß to ss, so daß is dass.
+        let ascii = try Stemmer(language: "german", folder: Folder(.ascii), droppingStopWords: true)
+        #expect(ascii.tokens(in: "DASS daß Straße").map(\.stem) == ["strass"])
+    }
+
+    @Test func languagesAreNamedBySnowballNameOrISOCode() throws {
+        #expect(SnowballLanguage("de")?.name == "german")
+        #expect(SnowballLanguage("DEU")?.name == "german")
+        #expect(SnowballLanguage("pt-BR")?.name == "portuguese")
+        #expect(SnowballLanguage("fr_FR.UTF-8")?.name == "french")
+        #expect(SnowballLanguage("nb")?.name == "norwegian")
+        #expect(SnowballLanguage("Porter")?.name == "porter")
+        #expect(SnowballLanguage("klingon") == nil && SnowballLanguage("") == nil)
+        let names = SnowballLanguage.all.map(\.name)
+        #expect(names.count == 29 && names.contains("english") && names.contains("yiddish"))
+        // Every code names a language Snowball has, and where Snowball itself knows the code
+        // (sb_stemmer_new takes its aliases), its stems are that language's.
+        let probe = ["running", "hauser", "maisons", "casas", "книги", "βιβλία", "kitaplar", "häuser", "könyvek"]
+        for (code, name) in SnowballLanguage.codes {
+            #expect(names.contains(name), "\(code) -> \(name)")
+            guard let own = SnowballState(forAlias: code) else { continue }
+            let named = SnowballState(SnowballLanguage(name)!)!
+            for word in probe {
+                var w = word
+                let a = w.withUTF8 { own.withStem(of: $0) { Array($0) } }
+                let b = w.withUTF8 { named.withStem(of: $0) { Array($0) } }
+                #expect(a == b, "\(code) is not \(name): \(word)")
+            }
+        }
+    }
+
+    @Test func badLanguagesAreClearErrors() throws {
+        #expect(throws: StemmerError.unknownLanguage("klingon")) { try Stemmer(language: "klingon") }
+        let message = StemmerError.unknownLanguage("klingon").description
+        #expect(message.contains("'klingon'") && message.contains("german") && message.contains("english"))
+        #expect(throws: StemmerError.noStopWords(SnowballLanguage("greek")!)) { try Stemmer(language: "el", droppingStopWords: true) }
+        #expect(StemmerError.noStopWords(SnowballLanguage("greek")!).description.contains("german"))
+        // Greek stems without stop words.
+        #expect(try Stemmer(language: "greek").tokens(in: "ΒΙΒΛΊΑ").map(\.stem) == ["βιβλ"])
+    }
+
+    /// The stop lists are PostgreSQL's (Snowball's), as published, every one of them.
+    @Test func theStopListsAreThoseOfPostgreSQL() throws {
+        let directories = try FileManager.default.contentsOfDirectory(atPath: "/usr/share/postgresql").sorted()
+        let data = try #require(directories.last.map { "/usr/share/postgresql/\($0)/tsearch_data" }, "PostgreSQL's share directory (Scripts/ensure-deps.sh installs it)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: data).filter { $0.hasSuffix(".stop") }.sorted()
+        #expect(files.count == stopWordLists.count && files.count >= 15)
+        for file in files {
+            let name = String(file.dropLast(5))
+            let words = try String(contentsOfFile: data + "/" + file, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(stopWordLists[name]?.split(separator: "\n").map(String.init) == words, "\(name)")
+            #expect(SnowballLanguage(name)?.hasStopWords == true, "\(name)")
+        }
+    }
+
+    /// The version the fingerprints name is the installed libstemmer's.
+    @Test func theSnowballVersionIsTheLinkedOne() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-query")
+        process.arguments = ["-W", "-f", "${Version}", "libstemmer-dev"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        let version = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(version.hasPrefix(SnowballLanguage.snowballVersion + "-"), "libstemmer-dev \(version), Fold names Snowball \(SnowballLanguage.snowballVersion)")
+    }
+
+    @Test func longWordsAndLongTextsLoseNothing() throws {
+        let english = try Stemmer(language: "english")
+        let long = String(repeating: "a", count: 9_996) + "ings"
+        let stem = english.stem(long)
+        #expect(stem.hasPrefix(String(repeating: "a", count: 9_996)) && stem.count <= 10_000)
+        let text = String(repeating: "Running shoes for Crème brûlée lovers ", count: 50_000)   // 1.9 MB
+        let words = english.tokens(in: text)
+        #expect(words.count == 300_000)
+        #expect(words.last?.stem == "lover")
+        #expect(words.last?.token.originalUTF8Range.upperBound == text.utf8.count - 1)
+    }
+
+    @Test func oneStemmerServesManyThreads() async throws {
+        let english = try Stemmer(language: "english")
+        let results = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 { group.addTask { (0..<2_000).map { _ in english.stem("running") } } }
+            var all: [String] = []
+            for await r in group { all += r }
+            return all
+        }
+        #expect(results.count == 16_000 && Set(results) == ["run"])
+        #expect(english.forAnotherThread().stem("lovers") == "lover")
+    }
+}
+
+extension SnowballState {
+    /// A state made with Snowball's own alias table (`sb_stemmer_new("de")`), for checking ours.
+    convenience init?(forAlias alias: String) { self.init(rawName: alias) }
+}
