@@ -409,6 +409,32 @@ import Testing
         #expect(long.stderr.contains("line 2 is longer than --max-line-bytes 4"), "\(long.stderr)")
     }
 
+    /// --stem replaces each folded word by its Snowball stem (offsets of the original word),
+    /// --stop-words drops the language's stop words typed either way; stdin lines on several
+    /// threads give the same bytes; a bad language is a usage error naming the valid ones.
+    @Test func tokensStemmedAfterTheFold() throws {
+        try expectRun(["tokens", "--stem", "german", "--stop-words", "Die Häuser für alle", "FÜR fur HAUSER"], stdout: """
+            haus\t4\t11\tHäuser
+
+            haus\t9\t15\tHAUSER
+
+            """)
+        try expectRun(["tokens", "--stem", "en", "Running shoes"], stdout: "run\t0\t7\tRunning\nshoe\t8\t13\tshoes\n")
+        let lines = String(repeating: "Running shoes for Crème brûlée lovers\nDie Häuser für alle\n", count: 20_000)
+        let one = try foldcheck(["tokens", "--stem", "english", "--stop-words", "--jobs", "1"], stdin: Data(lines.utf8))
+        let two = try foldcheck(["tokens", "--stem", "english", "--stop-words", "--jobs", "2"], stdin: Data(lines.utf8))
+        #expect(one.status == 0 && two.status == 0 && one.out == two.out)
+        #expect(one.out.hasPrefix("run\t0\t7\tRunning\nshoe\t8\t13\tshoes\ncreme\t18\t24\tCrème\n"), "\(one.out.prefix(200))")
+        let bad = try foldcheck(["tokens", "--stem", "klingon", "x"])
+        #expect(bad.status == 64 && bad.stderr.contains("'klingon' is invalid for '--stem <language>'") && bad.stderr.contains("german"), "\(bad.stderr)")
+        let greek = try foldcheck(["tokens", "--stem", "greek", "--stop-words", "x"])
+        #expect(greek.status == 64 && greek.stderr.contains("no stop words for greek"), "\(greek.stderr)")
+        let alone = try foldcheck(["tokens", "--stop-words", "x"])
+        #expect(alone.status == 64 && alone.stderr.contains("--stop-words needs --stem"), "\(alone.stderr)")
+        let invalid = try foldcheck(["tokens", "--stem", "english"], stdin: Data([0x61, 0x0A, 0x62, 0xFF]))
+        #expect(invalid.status == 65 && invalid.out == "a\t0\t1\ta\n")
+    }
+
     // MARK: help
 
     static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["tokens"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"], ["live"]]

@@ -117,6 +117,29 @@ func titles(_ lines: Int) -> Data {
         }
     }
 
+    /// `index --stem` builds a Snowball index after the fold: `search` finds stems and
+    /// prefixes and marks the original words; the fingerprint names the stemmer, and indexing
+    /// without --stem rebuilds it plain.
+    @Test func aStemmedIndexFindsStemsAndPrefixes() throws {
+        try withTemporaryDirectory { dir in
+            let db = dir.appendingPathComponent("s.db").path
+            let file = dir.appendingPathComponent("s.txt")
+            try "Running shoes for Crème brûlée lovers\nRun Shoe\nDie Häuser für alle\n".write(to: file, atomically: true, encoding: .utf8)
+            let built = try foldcheck(["index", db, file.path, "--stem", "english"])
+            #expect(built.status == 0 && built.stderr.contains("+snowball2.2.0-english"), "\(built.stderr)")
+            #expect(try recordedProfile(db) == "snowball english fold search")
+            try expectRun(["search", db, "shoe runs"], stdout: "[Run] [Shoe]\n[Running] [shoes] for Crème brûlée lovers\n")
+            try expectRun(["search", db, "runni"], stdout: "[Running] shoes for Crème brûlée lovers\n")
+            let german = try foldcheck(["index", db, "--stem", "de", "--stop-words"])
+            #expect(german.status == 0 && german.stderr.contains("rebuilding"), "\(german.stderr)")
+            try expectRun(["search", db, "hauser"], stdout: "Die [Häuser] für alle\n")
+            #expect(try foldcheck(["index", db]).status == 0)
+            #expect(try recordedProfile(db) == "fold search")
+            try expectRun(["search", db, "runs"], stdout: "", status: 1)   // no match, as grep
+            try expectIntact(db)
+        }
+    }
+
     /// A FILE that cannot be read exits 66 before anything is created; invalid UTF-8 exits 65
     /// with its line and byte and leaves the database as it was (or not there at all).
     @Test func unreadableFilesAndInvalidUTF8ChangeNothing() throws {
