@@ -59,4 +59,16 @@ db.execute("CREATE VIRTUAL TABLE words USING fts5(w, tokenize = 'fold search typ
 db.execute("INSERT INTO words VALUES ('carnê'), ('carne'), ('CARNÊ de pagamento')")
 check("typed carnê", rows("SELECT w FROM words WHERE words MATCH 'carnê' ORDER BY rowid"), [("carnê",), ("CARNÊ de pagamento",)])
 check("untyped carne", rows("SELECT w FROM words WHERE words MATCH 'carne' ORDER BY rowid"), [("carnê",), ("carne",), ("CARNÊ de pagamento",)])
+# Snowball after the fold, through the v2 tokenizer: the table's language, and a row's or a
+# query's locale picking another (German rows stemmed as German, with German stop words and the
+# German tailoring of the fold; English ones as English).
+db.execute("CREATE VIRTUAL TABLE docs USING fts5(body, tokenize = 'snowball english stopwords fold', locale = 1)")
+db.execute("INSERT INTO docs VALUES ('Running shoes for the lovers'), (fts5_locale('de', 'Die Häuser für alle')), (fts5_locale('de', 'Mueller läuft'))")
+check("snowball english stems", rows("SELECT body FROM docs WHERE docs MATCH 'runs'"), [("Running shoes for the lovers",)])
+check("snowball prefix beside the stem", rows("SELECT highlight(docs, 0, '[', ']') FROM docs WHERE docs MATCH 'runni*'"), [("[Running] shoes for the lovers",)])
+check("snowball de row, de query", rows("SELECT highlight(docs, 0, '[', ']') FROM docs WHERE docs MATCH fts5_locale('de', 'haus')"), [("Die [Häuser] für alle",)])
+check("snowball de stop words dropped", rows("SELECT count(*) FROM docs WHERE docs MATCH fts5_locale('de', 'hauser') AND docs MATCH fts5_locale('de', 'fur')"), [(0,)])
+check("snowball de tailoring passed on", rows("SELECT body FROM docs WHERE docs MATCH fts5_locale('de', 'müller')"), [("Mueller läuft",)])
+db.execute("CREATE VIRTUAL TABLE dv USING fts5vocab(docs, 'row')")
+check("snowball vocabulary", [t for (t,) in rows("SELECT term FROM dv ORDER BY term")], ["haus", "hauser", "lauft", "lover", "lovers", "mull", "muller", "run", "running", "shoe", "shoes"])
 sys.exit(1 if failures else 0)
