@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Fold", package: "Fold"),
                 .product(name: "FoldSQLite", package: "Fold"),
+                .product(name: "FoldSQLiteSnowball", package: "Fold"),
                 "BenchSupport",
                 "CSQLitePeer",
             ],

@@ -25,8 +25,14 @@ public enum FTSQuery {
     /// The MATCH expression, or nil when the input has no word at all (nothing to search).
     /// With `typedDiacritics` (for a table whose tokenizer has `typed_diacritics`), a word typed
     /// with a diacritic is passed on with it, so the tokenizer can find only that diacritic.
-    public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false) -> String? {
-        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).searched, prefixLast: prefixLast)
+    /// With `stemmed` (a table whose tokenizer stems, `snowball LANGUAGE fold`), the last word
+    /// finds both what it begins and its stem:
+    ///
+    /// ```swift
+    /// FTSQuery.match("shoe runs", folder: folder, stemmed: true)   // "shoe" AND ("runs"* OR "runs")
+    /// ```
+    public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false, stemmed: Bool = false) -> String? {
+        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).searched, prefixLast: prefixLast, stemmed: stemmed)
     }
 
     /// The MATCH expression of phrases of folded words (nil when there are none).

@@ -1,20 +1,23 @@
 // bench-sqlite: 1,000,000 titles in FTS5 with the `fold` tokenizer (plain and with
-// `typed_diacritics`), `unicode61 remove_diacritics 2` and `trigram`, in one run (issues 13 and
-// 28); then the fold() SQL function against lower() over the same titles.
+// `typed_diacritics`), `snowball english fold` (Snowball after the fold, unstemmed words beside
+// the stems for prefixes), `porter unicode61 remove_diacritics 2`, `unicode61 remove_diacritics 2`
+// and `trigram`, in one run (issues 13, 28 and 36); then the fold() SQL function against lower()
+// over the same titles.
 //
 //   swift build -c release --product bench-sqlite && .build/release/bench-sqlite [--titles N] [--reps 5]
 //
 // For each tokenizer: build time (one transaction, titles inserted one by one into an FTS5
 // table with its own content), database size (file bytes after the build), and query time per
 // keystroke: queries typed without accents, every prefix from 3 characters, as the live search
-// would send them (fold: FTSQuery, the last word a prefix; unicode61: the same quoted words with
-// the last a prefix; trigram: the typed text as one quoted string), `SELECT rowid ... LIMIT 50`
+// would send them (fold: FTSQuery, the last word a prefix; snowball: FTSQuery's stemmed form, the
+// last word a prefix or its stem; unicode61 and porter: the same quoted words with the last a prefix; trigram: the typed text as one quoted string), `SELECT rowid ... LIMIT 50`
 // plus the count of all matches, p50/p99 over --reps repetitions. Then recall: for each query,
 // the titles `fold` finds that unicode61 misses, with examples.
 import BenchSupport
 import CSQLitePeer
 import Fold
 import FoldSQLite
+import FoldSQLiteSnowball
 import Foundation
 
 var titleCount = 1_000_000
@@ -37,6 +40,7 @@ final class DB {
         precondition(sqlite3_open(path, &db) == SQLITE_OK)
         handle = db!
         try! SQLiteRegistration.register(on: handle)
+        try! SQLiteRegistration.registerSnowball(on: handle)
     }
     deinit { sqlite3_close_v2(handle) }
     func exec(_ sql: String) {
@@ -76,7 +80,8 @@ let corpora = try Corpus.names.map { try Corpus.load($0) }
 let titles = makeTitles(count: titleCount, seed: 1, corpora: corpora)
 let folder = Folder(.search)
 let queries = ["creme brulee", "lodz", "strasse", "smorrebrod", "ecole normale", "relationship", "eichhornchen"]
-let tokenizers = [("fold", "fold"), ("fold+typed", "fold search typed_diacritics"), ("unicode61", "unicode61 remove_diacritics 2"), ("trigram", "trigram")]
+let tokenizers = [("fold", "fold"), ("fold+typed", "fold search typed_diacritics"), ("snowball english fold", "snowball english fold"),
+                  ("porter unicode61", "porter unicode61 remove_diacritics 2"), ("unicode61", "unicode61 remove_diacritics 2"), ("trigram", "trigram")]
 let directory = NSTemporaryDirectory() + "bench-sqlite-\(getpid())"
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -85,6 +90,7 @@ func matchExpression(_ tokenizer: String, _ typed: String) -> String? {
     switch tokenizer {
     case "fold": return FTSQuery.match(typed, folder: folder)
     case "fold+typed": return FTSQuery.match(typed, folder: folder, typedDiacritics: true)
+    case "snowball english fold": return FTSQuery.match(typed, folder: folder, stemmed: true)
     case "trigram": return "\"" + typed.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     default:
         let words = typed.split(separator: " ").map { "\"" + $0 + "\"" }
@@ -159,6 +165,18 @@ for q in queries {
     let only = f.subtracting(u).sorted()
     let examples = only.prefix(3).map { "`" + titles[Int($0) - 1] + "`" }.joined(separator: "; ")
     print("| \(q) | \(f.count) | \(u.count) | \(only.count) | \(examples) |")
+}
+
+// Stemming: the rows whole-word queries find with the fold alone, with Snowball after the fold,
+// and with SQLite's porter over unicode61.
+print("\n#### Stemming: rows found by whole-word queries (typed without accents)\n")
+print("| query | fold | snowball english fold | porter unicode61 remove_diacritics 2 |")
+print("|---|---:|---:|---:|")
+for q in ["relationships", "running", "creme brulee", "schools", "eichhornchen", "lodz"] {
+    let f = dbs["fold"]!.rowids("t", FTSQuery.match(q, folder: folder, prefixLast: false)!).count
+    let s = dbs["snowball english fold"]!.rowids("t", FTSQuery.match(q, folder: folder, prefixLast: false)!).count
+    let p = dbs["porter unicode61"]!.rowids("t", q.split(separator: " ").map { "\"\($0)\"" }.joined(separator: " ")).count
+    print("| \(q) | \(f) | \(s) | \(p) |")
 }
 
 // The SQL function: fold(title) over every title against SQLite's lower(title), alternating,
