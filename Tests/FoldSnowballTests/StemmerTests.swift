@@ -126,3 +126,44 @@ extension SnowballState {
     /// A state made with Snowball's own alias table (`sb_stemmer_new("de")`), for checking ours.
     convenience init?(forAlias alias: String) { self.init(rawName: alias) }
 }
+
+@Suite struct StemmedSearchIndexTests {
+    @Test func wordsMatchByStemAndTheTypedWordByPrefixToo() async throws {
+        let stemmer = try Stemmer(language: "english", droppingStopWords: true)
+        let texts = ["Running shoes for Crème brûlée lovers", "Run Shoe", "the RUNNER", "Shoemaker"]
+        let index = StemmedSearchIndex(texts.enumerated().map { (id: $0.offset, text: $0.element) }, stemmer: stemmer)
+        #expect(index.count == 4)
+        #expect(try await index.search("runs ") == [0, 1])
+        #expect(try await index.search("runs") == [0, 1])           // typed: its stem, or what it begins
+        #expect(try await index.search("runni") == [0])              // the stem run is shorter: the prefix finds it
+        #expect(try await index.search("shoe run") == [0, 1])
+        #expect(try await index.search("run") == [0, 1, 2])          // runner begins with run
+        #expect(try await index.search("shoe") == [0, 1, 3])        // shoemaker begins with shoe
+        #expect(try await index.search("shoes ") == [0, 1])
+        #expect(try await index.search("the lover ") == [0])        // a stop word is no condition
+        #expect(try await index.search("creme brulee") == [0])
+        #expect(try await index.search("") == [])
+        #expect(try await index.search("  ") == [])
+        #expect(try await index.search("zebra") == [])
+        let text = texts[0]
+        #expect(index.matches(of: "runs shoe", in: text).map { String(text[$0]) } == ["Running", "shoes"])
+        #expect(index.matches(of: "lover crem", in: text).map { String(text[$0]) } == ["Crème", "lovers"])
+        let german = StemmedSearchIndex([(id: "a", text: "Die Häuser"), (id: "b", text: "Ein Haus")], stemmer: try Stemmer(language: "german"))
+        #expect(try await german.search("haus ") == ["a", "b"])
+        #expect(try await german.search("hause") == ["a", "b"])     // begins hauser; its stem haus is Haus's
+        var growing = StemmedSearchIndex<Int>(stemmer: stemmer)
+        growing.append(contentsOf: [(id: 7, text: "Runners")])
+        growing.append(contentsOf: [(id: 8, text: "running")])
+        #expect(try await growing.search("runner ") == [7])
+        #expect(try await growing.search("run ") == [8])
+        #expect(growing.stemCounts == (stems: 2, entries: 2))
+    }
+
+    @Test func aCancelledSearchStops() async throws {
+        let stemmer = try Stemmer(language: "english")
+        let index = StemmedSearchIndex((0..<50_000).map { (id: $0, text: "Running shoes number \($0)") }, stemmer: stemmer)
+        let task = Task { try await index.search("shoe run") }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
