@@ -14,6 +14,7 @@ import Testing
 let snippetTestFiles = [
     "Tests/FoldTests/DocumentationSnippetTests.swift",
     "Tests/FoldSQLiteTests/DocumentationSnippetTests.swift",
+    "Tests/FoldSnowballTests/DocumentationSnippetTests.swift",
     "Integrations/Tests/GRDBExampleTests/GRDBExampleTests.swift",
 ]
 
