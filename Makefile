@@ -7,7 +7,7 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -103,8 +103,14 @@ bench-live: deps
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	cd Benchmarks && $(SWIFT) build -c release --product bench-live && .build/release/bench-live
 
-# SQLite FTS5 over 1,000,000 titles: fold, unicode61 remove_diacritics 2 and trigram in one run
-# (build time, size, keystroke p50/p99), and what fold finds that unicode61 misses.
+# Stemming after the fold in Swift's in-memory search: build, keystrokes, stemmer MB/s.
+bench-stemming: deps
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	cd Benchmarks && $(SWIFT) build -c release --product bench-stemming && .build/release/bench-stemming
+
+# SQLite FTS5 over 1,000,000 titles: fold, snowball english fold, porter unicode61, unicode61
+# remove_diacritics 2 and trigram in one run (build time, size, keystroke p50/p99), what fold
+# finds that unicode61 misses, and what stemming finds.
 bench-sqlite: deps
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	cd Benchmarks && $(SWIFT) build -c release --product bench-sqlite && .build/release/bench-sqlite

@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "bench-sqlite", targets: ["bench-sqlite"]),
         .executable(name: "bench-tokens", targets: ["bench-tokens"]),
         .executable(name: "bench-coldstart", targets: ["bench-coldstart"]),
+        .executable(name: "bench-stemming", targets: ["bench-stemming"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -30,6 +31,16 @@ let package = Package(
             name: "bench-coldstart",
             dependencies: [.product(name: "Fold", package: "Fold")],
             path: "Sources/bench-coldstart"
+        ),
+        // What stemming after the fold costs the in-memory search (`make bench-stemming`).
+        .executableTarget(
+            name: "bench-stemming",
+            dependencies: [
+                .product(name: "Fold", package: "Fold"),
+                .product(name: "FoldSnowball", package: "Fold"),
+                "BenchSupport",
+            ],
+            path: "Sources/bench-stemming"
         ),
         // The system SQLite, for bench-sqlite's own statements.
         .systemLibrary(name: "CSQLitePeer", path: "Sources/CSQLitePeer", pkgConfig: "sqlite3"),
