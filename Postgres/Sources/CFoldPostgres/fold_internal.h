@@ -15,6 +15,7 @@
 #include <signal.h>
 
 #include "fmgr.h"
+#include "tsearch/ts_public.h"
 
 #include "FoldPostgresBridge.h"
 
@@ -70,6 +71,10 @@ extern Datum fold_prs_start(PG_FUNCTION_ARGS);
 typedef struct FoldDictionary
 {
 	const void *folder;
+	/// FILTER = true: a single word is handed on to the next dictionary (TSL_FILTER).
+	bool		filter;
+	/// STOPWORDS: the stop list, each word folded with the dictionary's profile, sorted.
+	StopList	stopwords;
 } FoldDictionary;
 
 extern Datum fold_dict_lexize(PG_FUNCTION_ARGS);
