@@ -211,7 +211,7 @@ print("\n#### GIN build with stemming (best of 2, alternating)\n")
 print("| index | build | size | vs unaccent, english_stem |")
 print("|---|---|---|---|")
 for (name, expression) in stemmed {
-    print("| `\(expression)` (\(name)) | \(String(format: "%.1f s", stemBuild[name]!)) | \(stemSize[name]!) | \(String(format: "%.2f×", stemBuild[name]! / stemBuild["unaccent, english_stem"]!)) |")
+    print("| `\(expression)` (\(name)) | \(String(format: "%.2f s", stemBuild[name]!)) | \(stemSize[name]!) | \(String(format: "%.2f×", stemBuild[name]! / stemBuild["unaccent, english_stem"]!)) |")
 }
 print("\n#### What each stemming configuration finds (whole words)\n")
 print("| query | fold_english | unaccent, english_stem | a title only fold_english finds |")

@@ -51,6 +51,43 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
         #expect(try db.value("SELECT fold_config_profiles('fold_english')::text") == "{search}")
     }
 
+    /// Postgres/README.md's table "What each configuration finds": each line of the small
+    /// multilingual sample under fold, fold_LANGUAGE and `unaccent, LANGUAGE_stem` (the
+    /// language's own parser), exactly as the README shows them.
+    @Test func theReadmeSample() throws {
+        let db = try TestCluster.freshDatabase()
+        try db.execute("CREATE EXTENSION unaccent")
+        for language in ["english", "german", "french"] {
+            try db.execute("""
+                CREATE TEXT SEARCH CONFIGURATION unaccent_\(language) (COPY = \(language));
+                ALTER TEXT SEARCH CONFIGURATION unaccent_\(language) ALTER MAPPING FOR hword, hword_part, word WITH unaccent, \(language)_stem;
+                """)
+        }
+        let table: [(text: String, language: String, fold: String, stemmed: String, unaccent: String)] = [
+            ("Running shoes for Crème brûlée lovers", "english",
+             "'brulee':5 'creme':4 'for':3 'lovers':6 'running':1 'shoes':2",
+             "'brule':5 'creme':4 'lover':6 'run':1 'shoe':2",
+             "'brule':5 'creme':4 'lover':6 'run':1 'shoe':2"),
+            ("Die Häuser für Müller, fur Straßen", "german",
+             "'die':1 'fur':3,5 'hauser':2 'muller':4 'strassen':6",
+             "'haus':2 'mull':4 'strass':6",
+             "'fur':3,5 'haus':2 'mull':4 'strass':6"),
+            ("Où sont les crèmes brûlées à l'université ? ou", "french",
+             "'a':6 'brulees':5 'cremes':4 'l':7 'les':3 'ou':1,9 'sont':2 'universite':8",
+             "'brule':5 'crem':4 'le':3 'universit':8",
+             "'a':6 'brule':5 'crem':4 'le':3 'universit':8"),
+            ("Łódź, ΕΛΛΗΝΙΚΑ and 東京タワー", "english",
+             "'and':3 'lodz':1 'ελληνικα':2 'た':6 'わ':7 'ー':8 '京':5 '東':4",
+             "'lodz':1 'ελληνικα':2 'た':6 'わ':7 'ー':8 '京':5 '東':4",
+             "'lodz':1 'ελληνικα':2 '東京タワー':4"),
+        ]
+        for row in table {
+            #expect(try db.rows("SELECT to_tsvector('fold', $1)::text, to_tsvector($2::regconfig, $1)::text, to_tsvector($3::regconfig, $1)::text",
+                                [row.text, "fold_\(row.language)", "unaccent_\(row.language)"])
+                    == [[row.fold, row.stemmed, row.unaccent]], "\(row.text)")
+        }
+    }
+
     /// Every ready-made configuration folds, drops its language's stop words and stems.
     @Test(arguments: [
         ("fold_english", "The Crème brûlée lovers were running", "'brule':3 'creme':2 'lover':4 'run':6"),
