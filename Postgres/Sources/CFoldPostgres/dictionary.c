@@ -18,20 +18,19 @@
 PG_FUNCTION_INFO_V1(fold_dict_init);
 PG_FUNCTION_INFO_V1(fold_dict_lexize);
 
-/// The words of `token` as `folder` folds them, each NUL-terminated, one after the other, in a
-/// palloc'd buffer; `*count` is how many.
-static char *
-folded_words(const void *folder, const char *token, int length, int32 *count)
+/// The words of `token` as `folder` folds them, each NUL-terminated, one after the other, in
+/// `out` (palloc'd: pfree out->allocation); returns how many.
+static int32
+folded_words(const void *folder, const char *token, int length, foldpg_buffer *out)
 {
-	foldpg_buffer out;
 	int32		status;
+	int32		count = 0;
 	int64		error_offset = 0;
 
-	*count = 0;
-	foldc_buffer_init(&out, (int64) length * 2 + 16);
-	IN_SWIFT(status = foldpg_words(folder, (const uint8_t *) token, length, &out, count, &error_offset));
+	foldc_buffer_init(out, (int64) length * 2 + 16);
+	IN_SWIFT(status = foldpg_words(folder, (const uint8_t *) token, length, out, &count, &error_offset));
 	foldc_report_status(status, error_offset, token, length);
-	return (char *) out.bytes;
+	return count;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -46,10 +45,10 @@ static const void *stop_word_folder = NULL;
 static char *
 fold_stop_word(const char *word)
 {
-	int32		count;
-	char	   *words = folded_words(stop_word_folder, word, strlen(word), &count);
+	foldpg_buffer out;
+	int32		count = folded_words(stop_word_folder, word, strlen(word), &out);
 	StringInfoData joined;
-	const char *w = words;
+	const char *w = (const char *) out.bytes;
 	int			i;
 
 	initStringInfo(&joined);
@@ -60,6 +59,7 @@ fold_stop_word(const char *word)
 		appendStringInfoString(&joined, w);
 		w += strlen(w) + 1;
 	}
+	pfree(out.allocation);
 	return joined.data;
 }
 
@@ -122,10 +122,10 @@ fold_dict_init(PG_FUNCTION_ARGS)
 static TSLexeme *
 lexemes_of(FoldDictionary *dictionary, const char *token, int length)
 {
-	int32		words;
-	char	   *folded = folded_words(dictionary->folder, token, length, &words);
+	foldpg_buffer out;
+	int32		words = folded_words(dictionary->folder, token, length, &out);
 	TSLexeme   *lexemes = palloc0(sizeof(TSLexeme) * (words + 1));
-	const char *word = folded;
+	const char *word = (const char *) out.bytes;
 	int			i,
 				n = 0;
 
@@ -143,7 +143,7 @@ lexemes_of(FoldDictionary *dictionary, const char *token, int length)
 	}
 	if (dictionary->filter && n == 1)
 		lexemes[0].flags |= TSL_FILTER;
-	pfree(folded - VARHDRSZ);
+	pfree(out.allocation);
 	return lexemes;
 }
 

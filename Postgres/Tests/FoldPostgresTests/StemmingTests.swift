@@ -46,6 +46,14 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
         // Queries stem the same way, and find the row.
         #expect(try db.value("SELECT fold_tsquery('RUNNING Shoe', false, 'fold_english')::text") == "'run' & 'shoe'")
         #expect(try db.value("SELECT to_tsvector('fold_english', $1) @@ fold_tsquery('lover creme', false, 'fold_english')", [stemmingSample]) == "t")
+        // Headlines mark the original words a stemmed match came from.
+        #expect(try db.value("SELECT ts_headline('fold_english', $1, fold_tsquery('run lover', false, 'fold_english'), 'HighlightAll=true')",
+                             [stemmingSample]) == "<b>Running</b> shoes for Crème brûlée <b>lovers</b>")
+        // As the README says: the last word's prefix is the prefix of its stem, so a prefix longer
+        // than the stem finds nothing there; the fold configuration finds it.
+        #expect(try db.value("SELECT to_tsvector('fold_english', 'running') @@ fold_tsquery('runni', true, 'fold_english')") == "f")
+        #expect(try db.value("SELECT to_tsvector('fold', 'running') @@ fold_tsquery('runni')") == "t")
+        #expect(try db.value("SELECT to_tsvector('fold_english', 'running') @@ fold_tsquery('run', true, 'fold_english')") == "t")
         // ts_lexize shows the filtering dictionary's word; the configuration's profiles are the fold's.
         #expect(try db.value("SELECT ts_lexize('fold_search_filter', 'Crème')::text") == "{creme}")
         #expect(try db.value("SELECT fold_config_profiles('fold_english')::text") == "{search}")
