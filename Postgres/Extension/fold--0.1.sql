@@ -273,14 +273,21 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT array_agg(p.fingerprint ORDER BY p.fingerprint) FROM @extschema@.fold_profiles() p $$;
 
 -- The sorted fingerprints of `profiles`; '*' (a profile computed at run time) stands for all.
+-- `snowball:LANGUAGE` (a Snowball stemmer of a configuration that folds) is
+-- `snowball-LANGUAGE-pgMAJOR`: PostgreSQL bundles its Snowball, which changes only with a major
+-- version (pg_upgrade keeps indexes, whose stems may then differ).
 CREATE FUNCTION fold_fingerprints(profiles text[]) RETURNS text[]
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN '*' = ANY (profiles) THEN @extschema@.fold_library_fingerprints()
-                ELSE (SELECT coalesce(array_agg(DISTINCT coalesce(p.fingerprint, 'no profile ' || wanted) ORDER BY coalesce(p.fingerprint, 'no profile ' || wanted)), '{}')
-                        FROM unnest(profiles) wanted
-                        LEFT JOIN @extschema@.fold_profiles() p ON p.profile = lower(wanted)) END
+                ELSE (SELECT coalesce(array_agg(DISTINCT f ORDER BY f), '{}')
+                        FROM (SELECT coalesce(p.fingerprint,
+                                              CASE WHEN wanted LIKE 'snowball:%'
+                                                   THEN 'snowball-' || substr(wanted, 10) || '-pg' || (current_setting('server_version_num')::int / 10000)
+                                                   ELSE 'no profile ' || wanted END) AS f
+                                FROM unnest(profiles) wanted
+                                LEFT JOIN @extschema@.fold_profiles() p ON p.profile = lower(wanted)) x) END
 $$;
 
 -- Indexes, generated columns and materialized views: recorded by the event triggers below and

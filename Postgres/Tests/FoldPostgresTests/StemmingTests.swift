@@ -56,7 +56,7 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
         #expect(try db.value("SELECT to_tsvector('fold_english', 'running') @@ fold_tsquery('run', true, 'fold_english')") == "t")
         // ts_lexize shows the filtering dictionary's word; the configuration's profiles are the fold's.
         #expect(try db.value("SELECT ts_lexize('fold_search_filter', 'Crème')::text") == "{creme}")
-        #expect(try db.value("SELECT fold_config_profiles('fold_english')::text") == "{search}")
+        #expect(try db.value("SELECT fold_config_profiles('fold_english')::text") == "{search,snowball:english}")
     }
 
     /// Postgres/README.md's table "What each configuration finds": each line of the small
@@ -162,7 +162,9 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
     /// fold_create_configuration(name, profile, language): any case, a language without a stop
     /// file (greek), a tailored profile; the mapping is a filtering Fold dictionary with the
     /// language's stop words then pg_catalog.LANGUAGE_stem; an unknown language is 22023 naming the
-    /// valid ones; an index on such a configuration is recorded and not stale.
+    /// valid ones; an index on such a configuration is recorded with the fold's fingerprint and
+    /// the stemmer's (PostgreSQL's major version), is not stale, and is listed for a REINDEX when
+    /// it was built by another major version's Snowball (simulated, as UpgradeTests do).
     @Test func createConfigurationWithALanguage() throws {
         let db = try TestCluster.freshDatabase()
         #expect(try db.value("SELECT fold_create_configuration('de_stem', 'search-de', 'German')::text") == "de_stem")
@@ -185,8 +187,15 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
         #expect(error { try db.execute("SELECT fold_create_configuration('y', 'nope', 'german')") }?.sqlState == "22023")
         #expect(try db.value("SELECT count(*) FROM pg_ts_config WHERE cfgname IN ('x', 'y')") == "0")
         try db.execute("CREATE TABLE t (body text); CREATE INDEX t_fts ON t USING gin (to_tsvector('de_stem', body))")
+        let major = try db.value("SELECT current_setting('server_version_num')::int / 10000")!
+        let fold = Folder(.search.tailored(for: .german)).fingerprint
         #expect(try db.rows("SELECT kind, object, fingerprints::text FROM fold_builds")
-                == [["index", "public.t_fts", "{\(Folder(.search.tailored(for: .german)).fingerprint)}"]])
+                == [["index", "public.t_fts", "{\(fold),snowball-german-pg\(major)}"]])
+        #expect(try db.rows("SELECT object FROM fold_stale_indexes()").isEmpty)
+        try db.execute("UPDATE fold_builds SET fingerprints = '{\(fold),snowball-german-pg14}'")
+        #expect(try db.rows("SELECT object, running::text, fix FROM fold_stale_indexes()")
+                == [["public.t_fts", "{\(fold),snowball-german-pg\(major)}", "REINDEX INDEX CONCURRENTLY public.t_fts;"]])
+        try db.execute("REINDEX INDEX t_fts")
         #expect(try db.rows("SELECT object FROM fold_stale_indexes()").isEmpty)
     }
 
