@@ -6,6 +6,18 @@ import Testing
 /// The sample of the README's table: what each configuration finds, next to unaccent.
 let stemmingSample = "Running shoes for Crème brûlée lovers"
 
+/// Creates unaccent and, for each language, the configuration `unaccent_LANGUAGE` that unaccent's
+/// users write: `COPY = LANGUAGE`, then `unaccent, LANGUAGE_stem` for the words that are not ASCII.
+func createUnaccentConfigurations(_ db: Connection, _ languages: [String]) throws {
+    try db.execute("CREATE EXTENSION IF NOT EXISTS unaccent")
+    for language in languages {
+        try db.execute("""
+            CREATE TEXT SEARCH CONFIGURATION unaccent_\(language) (COPY = \(language));
+            ALTER TEXT SEARCH CONFIGURATION unaccent_\(language) ALTER MAPPING FOR hword, hword_part, word WITH unaccent, \(language)_stem;
+            """)
+    }
+}
+
 /// Fold, then stem: filtering Fold dictionaries hand their word to a Snowball stemmer, stop words
 /// folded with the same profile are dropped, and fold_create_configuration builds it in one call.
 @Suite struct StemmingTests {
@@ -15,10 +27,8 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
     /// fold_search, answer unstemmed, and the latter says so with a WARNING.
     @Test func foldThenStemAsUnaccentDoes() throws {
         let db = try TestCluster.freshDatabase()
-        try db.execute("CREATE EXTENSION unaccent")
+        try createUnaccentConfigurations(db, ["english"])
         try db.execute("""
-            CREATE TEXT SEARCH CONFIGURATION unaccent_english (COPY = english);
-            ALTER TEXT SEARCH CONFIGURATION unaccent_english ALTER MAPPING FOR hword, hword_part, word WITH unaccent, english_stem;
             CREATE TEXT SEARCH CONFIGURATION by_hand (COPY = fold);
             ALTER TEXT SEARCH CONFIGURATION by_hand ALTER MAPPING FOR word WITH fold_search_filter, english_stem;
             """)
@@ -64,13 +74,7 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
     /// language's own parser), exactly as the README shows them.
     @Test func theReadmeSample() throws {
         let db = try TestCluster.freshDatabase()
-        try db.execute("CREATE EXTENSION unaccent")
-        for language in ["english", "german", "french"] {
-            try db.execute("""
-                CREATE TEXT SEARCH CONFIGURATION unaccent_\(language) (COPY = \(language));
-                ALTER TEXT SEARCH CONFIGURATION unaccent_\(language) ALTER MAPPING FOR hword, hword_part, word WITH unaccent, \(language)_stem;
-                """)
-        }
+        try createUnaccentConfigurations(db, ["english", "german", "french"])
         let table: [(text: String, language: String, fold: String, stemmed: String, unaccent: String)] = [
             ("Running shoes for Crème brûlée lovers", "english",
              "'brulee':5 'creme':4 'for':3 'lovers':6 'running':1 'shoes':2",
@@ -132,11 +136,7 @@ let stemmingSample = "Running shoes for Crème brûlée lovers"
             #expect(try db.value("SELECT numnode(fold_tsquery($1, false, $2::regconfig))", [word, config]) == "0", "\(config): \(word)")
         }
         if config == "fold_german" {
-            try db.execute("CREATE EXTENSION unaccent")
-            try db.execute("""
-                CREATE TEXT SEARCH CONFIGURATION unaccent_german (COPY = german);
-                ALTER TEXT SEARCH CONFIGURATION unaccent_german ALTER MAPPING FOR hword, hword_part, word WITH unaccent, german_stem;
-                """)
+            try createUnaccentConfigurations(db, ["german"])
             #expect(try db.value("SELECT to_tsvector('unaccent_german', 'für fur Häuser')::text") == "'fur':1,2 'haus':3")
         }
     }
