@@ -35,6 +35,9 @@ let package = Package(
     products: [
         // The server module: installed as fold.so into `pg_config --pkglibdir` (Scripts/install.sh).
         .library(name: "FoldPostgresModule", type: .dynamic, targets: ["CFoldPostgres"]),
+        // The tests' build of the module: all of it plus fold_test_trap (a trap inside Swift). Never
+        // installed: Scripts/test.sh copies it where the tests' server can read it.
+        .library(name: "FoldPostgresTestModule", type: .dynamic, targets: ["CFoldPostgresTestHooks"]),
         .executable(name: "bench-postgres", targets: ["bench-postgres"]),
     ],
     dependencies: [
@@ -65,6 +68,18 @@ let package = Package(
             ],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-z", "-Xlinker", "nodelete"])]
         ),
+        // The test build's additions: a Swift function that traps, and the SQL-callable C function
+        // that calls it through IN_SWIFT (it includes CFoldPostgres's private fold_internal.h; the
+        // two are linked into one library, where its hidden symbols resolve).
+        .target(name: "FoldPostgresTestTrap"),
+        .target(
+            name: "CFoldPostgresTestHooks",
+            dependencies: ["CFoldPostgres", "CFoldPostgresBridge", "FoldPostgresTestTrap"],
+            cSettings: [
+                .unsafeFlags(["-I", serverIncludeDirectory, "-I", Context.packageDirectory + "/Sources/CFoldPostgres",
+                              "-fwrapv", "-fno-strict-aliasing", "-Wno-ignored-attributes"]),
+            ]
+        ),
         // libpq (Debian: libpq-dev), for the tests and the benchmark only: the client's headers.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // A private cluster (initdb, pg_ctl on a Unix socket, no TCP) and a small libpq client.
@@ -76,7 +91,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldPostgresTests",
-            dependencies: [.product(name: "Fold", package: "Fold"), "PostgresSupport"]
+            dependencies: [.product(name: "Fold", package: "Fold"), "PostgresSupport"],
+            // Read by path (#filePath): the same-stem check's word lists and stems.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -64,12 +64,23 @@ CREATE FUNCTION fold_dict_init(internal) RETURNS internal
 CREATE FUNCTION fold_dict_lexize(internal, internal, internal, internal) RETURNS internal
     AS 'MODULE_PATHNAME', 'fold_dict_lexize' LANGUAGE C STRICT;
 
--- The template: one option, PROFILE (default search). A token becomes the words of its fold.
+-- The template. Options: PROFILE (default search): a token becomes the words of its fold.
+-- FILTER (default false): true makes it a filtering dictionary, as unaccent is: a word is handed
+-- on to the next dictionary of the mapping (a Snowball stemmer) instead of being the answer; a
+-- filtering dictionary alone in a mapping answers nothing, as unaccent alone does. STOPWORDS: a
+-- stop-word file of $SHAREDIR/tsearch_data (as the snowball template's option: 'german' reads
+-- german.stop), each word folded with PROFILE: a word of the text that folds to one of them is
+-- dropped, typed with or without its accents (für, fur).
 CREATE TEXT SEARCH TEMPLATE fold (INIT = fold_dict_init, LEXIZE = fold_dict_lexize);
-COMMENT ON TEXT SEARCH TEMPLATE fold IS 'Folds each token with a Fold profile (option PROFILE)';
+COMMENT ON TEXT SEARCH TEMPLATE fold IS 'Folds each token with a Fold profile (options PROFILE, FILTER, STOPWORDS)';
 
 CREATE TEXT SEARCH DICTIONARY fold_search (TEMPLATE = fold, PROFILE = 'search');
 CREATE TEXT SEARCH DICTIONARY fold_ascii (TEMPLATE = fold, PROFILE = 'ascii');
+-- Filtering: for a mapping that stems after the fold (WITH fold_search_filter, english_stem).
+CREATE TEXT SEARCH DICTIONARY fold_search_filter (TEMPLATE = fold, PROFILE = 'search', FILTER = true);
+COMMENT ON TEXT SEARCH DICTIONARY fold_search_filter IS 'Folds with the search profile and hands the word on: WITH fold_search_filter, english_stem';
+CREATE TEXT SEARCH DICTIONARY fold_ascii_filter (TEMPLATE = fold, PROFILE = 'ascii', FILTER = true);
+COMMENT ON TEXT SEARCH DICTIONARY fold_ascii_filter IS 'Folds with the ascii profile and hands the word on: WITH fold_ascii_filter, english_stem';
 
 CREATE TEXT SEARCH CONFIGURATION fold (PARSER = fold_search);
 ALTER TEXT SEARCH CONFIGURATION fold ADD MAPPING FOR word WITH fold_search;
@@ -79,12 +90,32 @@ CREATE TEXT SEARCH CONFIGURATION fold_ascii (PARSER = fold_ascii);
 ALTER TEXT SEARCH CONFIGURATION fold_ascii ADD MAPPING FOR word WITH fold_ascii;
 COMMENT ON TEXT SEARCH CONFIGURATION fold_ascii IS 'Fold''s ascii profile';
 
--- A configuration for any other profile (a language tailoring, say): its parser, dictionary and
--- start function are made in this extension's schema when missing.
--- It runs with the caller's search_path (an unqualified config_name goes to the caller's
--- current schema, as CREATE TEXT SEARCH CONFIGURATION would put it) and names everything else
--- with its schema.
-CREATE FUNCTION fold_create_configuration(config_name text, profile text) RETURNS regconfig
+-- The Snowball languages PostgreSQL has (its snowball dictionaries LANGUAGE_stem in
+-- pg_catalog), with the stop-word file each of those reads (NULL when it has none).
+CREATE FUNCTION fold_snowball_languages(OUT language text, OUT stemmer regdictionary, OUT stopwords text)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT substr(d.dictname, 1, length(d.dictname) - 5), d.oid::regdictionary,
+           substring(d.dictinitoption from 'stopwords = ''([^'']*)''')
+      FROM pg_ts_dict d JOIN pg_ts_template t ON t.oid = d.dicttemplate
+     WHERE t.tmplname = 'snowball' AND t.tmplnamespace = 'pg_catalog'::regnamespace
+       AND d.dictnamespace = 'pg_catalog'::regnamespace AND d.dictname LIKE '%\_stem'
+     ORDER BY 1
+$$;
+COMMENT ON FUNCTION fold_snowball_languages() IS
+    'The languages fold_create_configuration accepts: PostgreSQL''s Snowball stemmers (LANGUAGE_stem), with their stop-word files';
+
+-- A configuration for any profile (a language tailoring, say), and, with a Snowball language,
+-- one that folds, drops the language's stop words (folded with the same profile) and stems:
+-- its mapping is a filtering fold dictionary with the language's stop words, then
+-- pg_catalog.LANGUAGE_stem. Its parser, dictionary and start function are made in this
+-- extension's schema when missing. It runs with the caller's search_path (an unqualified
+-- config_name goes to the caller's current schema, as CREATE TEXT SEARCH CONFIGURATION would put
+-- it) and names everything else with its schema.
+CREATE FUNCTION fold_create_configuration(config_name text, profile text DEFAULT 'search', language text DEFAULT NULL)
+RETURNS regconfig
 LANGUAGE plpgsql
 AS $$
 DECLARE
@@ -93,11 +124,22 @@ DECLARE
     parser text;
     dictionary text;
     qualified text;
+    snowball text;
+    stopwords text;
 BEGIN
     SELECT p.profile INTO canonical FROM @extschema@.fold_profiles() p
      WHERE p.profile OPERATOR(pg_catalog.=) pg_catalog.lower(fold_create_configuration.profile);
     IF canonical IS NULL THEN
         PERFORM @extschema@.fold_fingerprint(fold_create_configuration.profile);  -- 22023, naming the valid ones
+    END IF;
+    IF fold_create_configuration.language IS NOT NULL THEN
+        SELECT l.language, l.stopwords INTO snowball, stopwords FROM @extschema@.fold_snowball_languages() l
+         WHERE l.language OPERATOR(pg_catalog.=) pg_catalog.lower(fold_create_configuration.language);
+        IF snowball IS NULL THEN
+            RAISE EXCEPTION 'fold: unknown Snowball language "%"; the valid ones are %', fold_create_configuration.language,
+                (SELECT pg_catalog.string_agg(l.language, ', ' ORDER BY l.language) FROM @extschema@.fold_snowball_languages() l)
+                USING ERRCODE = 'invalid_parameter_value';
+        END IF;
     END IF;
     suffix := pg_catalog.replace(canonical, '-', '_');
     parser := 'fold_' OPERATOR(pg_catalog.||) suffix;
@@ -114,19 +156,83 @@ BEGIN
                                   parser, CASE WHEN canonical OPERATOR(pg_catalog.=) 'search' THEN 'fold_prs_start'
                                                ELSE 'fold_prs_start_' OPERATOR(pg_catalog.||) suffix END);
     END IF;
+    IF snowball IS NOT NULL THEN
+        dictionary := dictionary OPERATOR(pg_catalog.||) '_' OPERATOR(pg_catalog.||) snowball;
+    END IF;
     IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_ts_dict
                     WHERE dictname OPERATOR(pg_catalog.=) dictionary AND dictnamespace OPERATOR(pg_catalog.=) '@extschema@'::regnamespace) THEN
-        EXECUTE pg_catalog.format('CREATE TEXT SEARCH DICTIONARY @extschema@.%I (TEMPLATE = @extschema@.fold, PROFILE = %L)', dictionary, canonical);
+        IF snowball IS NULL THEN
+            EXECUTE pg_catalog.format('CREATE TEXT SEARCH DICTIONARY @extschema@.%I (TEMPLATE = @extschema@.fold, PROFILE = %L)', dictionary, canonical);
+        ELSIF stopwords IS NULL THEN
+            EXECUTE pg_catalog.format('CREATE TEXT SEARCH DICTIONARY @extschema@.%I (TEMPLATE = @extschema@.fold, PROFILE = %L, FILTER = true)',
+                                      dictionary, canonical);
+        ELSE
+            EXECUTE pg_catalog.format('CREATE TEXT SEARCH DICTIONARY @extschema@.%I (TEMPLATE = @extschema@.fold, PROFILE = %L, FILTER = true, STOPWORDS = %L)',
+                                      dictionary, canonical, stopwords);
+        END IF;
     END IF;
     SELECT pg_catalog.string_agg(pg_catalog.quote_ident(part), '.') INTO qualified
       FROM pg_catalog.unnest(pg_catalog.parse_ident(config_name)) part;
     EXECUTE pg_catalog.format('CREATE TEXT SEARCH CONFIGURATION %s (PARSER = @extschema@.%I)', qualified, parser);
-    EXECUTE pg_catalog.format('ALTER TEXT SEARCH CONFIGURATION %s ADD MAPPING FOR word WITH @extschema@.%I', qualified, dictionary);
+    IF snowball IS NULL THEN
+        EXECUTE pg_catalog.format('ALTER TEXT SEARCH CONFIGURATION %s ADD MAPPING FOR word WITH @extschema@.%I', qualified, dictionary);
+    ELSE
+        EXECUTE pg_catalog.format('ALTER TEXT SEARCH CONFIGURATION %s ADD MAPPING FOR word WITH @extschema@.%I, %s',
+                                  qualified, dictionary, 'pg_catalog.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(snowball OPERATOR(pg_catalog.||) '_stem'));
+    END IF;
     RETURN qualified::regconfig;
 END
 $$;
-COMMENT ON FUNCTION fold_create_configuration(text, text) IS
-    'Makes a text search configuration for a Fold profile: SELECT fold_create_configuration(''fold_de'', ''search-de'')';
+COMMENT ON FUNCTION fold_create_configuration(text, text, text) IS
+    'Makes a text search configuration for a Fold profile, and with a Snowball language one that folds, drops the folded stop words and stems: SELECT fold_create_configuration(''fold_de'', ''search-de'', ''german'')';
+
+-- Ready-made: fold (search profile), drop the language's stop words (folded), stem.
+SELECT fold_create_configuration('@extschema@.fold_' OPERATOR(pg_catalog.||) l, 'search', l)
+  FROM pg_catalog.unnest(ARRAY['english', 'german', 'french', 'spanish', 'italian', 'portuguese', 'dutch']) l;
+COMMENT ON TEXT SEARCH CONFIGURATION fold_english IS 'Fold''s search profile, English stop words (folded) dropped, then english_stem';
+COMMENT ON TEXT SEARCH CONFIGURATION fold_german IS 'Fold''s search profile, German stop words (folded) dropped, then german_stem';
+COMMENT ON TEXT SEARCH CONFIGURATION fold_french IS 'Fold''s search profile, French stop words (folded) dropped, then french_stem';
+COMMENT ON TEXT SEARCH CONFIGURATION fold_spanish IS 'Fold''s search profile, Spanish stop words (folded) dropped, then spanish_stem';
+COMMENT ON TEXT SEARCH CONFIGURATION fold_italian IS 'Fold''s search profile, Italian stop words (folded) dropped, then italian_stem';
+COMMENT ON TEXT SEARCH CONFIGURATION fold_portuguese IS 'Fold''s search profile, Portuguese stop words (folded) dropped, then portuguese_stem';
+COMMENT ON TEXT SEARCH CONFIGURATION fold_dutch IS 'Fold''s search profile, Dutch stop words (folded) dropped, then dutch_stem';
+
+-- A mapping with a Fold dictionary that is not filtering and a dictionary after it (WITH
+-- fold_search, english_stem) is accepted by PostgreSQL but never reaches the second: Fold answers
+-- every word. Said at once, as a WARNING, when a configuration is made or changed.
+CREATE FUNCTION fold_check_mappings() RETURNS event_trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+DECLARE
+    m record;
+BEGIN
+    FOR m IN
+        SELECT c.objid::regconfig AS config, f.mapdict::regdictionary AS fold_dictionary,
+               (SELECT n.mapdict::regdictionary FROM pg_ts_config_map n
+                 WHERE n.mapcfg = f.mapcfg AND n.maptokentype = f.maptokentype AND n.mapseqno > f.mapseqno
+                 ORDER BY n.mapseqno LIMIT 1) AS never_asked
+          FROM pg_event_trigger_ddl_commands() c
+          JOIN pg_ts_config_map f ON f.mapcfg = c.objid
+          JOIN pg_ts_dict d ON d.oid = f.mapdict
+         WHERE c.classid = 'pg_ts_config'::regclass
+           AND d.dicttemplate = (SELECT t.oid FROM pg_ts_template t
+                                  WHERE t.tmplname = 'fold' AND t.tmplnamespace = '@extschema@'::regnamespace)
+           AND d.dictinitoption !~* '(^|, )filter = ''(t|true|y|yes|on|1)'''
+           AND EXISTS (SELECT 1 FROM pg_ts_config_map n
+                        WHERE n.mapcfg = f.mapcfg AND n.maptokentype = f.maptokentype AND n.mapseqno > f.mapseqno)
+    LOOP
+        RAISE WARNING 'fold: in text search configuration %, dictionary % answers every word, so % after it is never asked', m.config, m.fold_dictionary, m.never_asked
+            USING HINT = 'Use a filtering Fold dictionary (FILTER = true), such as fold_search_filter, or one made by fold_create_configuration(name, profile, language).';
+    END LOOP;
+EXCEPTION WHEN OTHERS THEN
+    RAISE WARNING 'fold: could not check the mappings: %', SQLERRM;
+END
+$$;
+CREATE EVENT TRIGGER fold_check_mappings ON ddl_command_end
+    WHEN TAG IN ('CREATE TEXT SEARCH CONFIGURATION', 'ALTER TEXT SEARCH CONFIGURATION')
+    EXECUTE FUNCTION fold_check_mappings();
+REVOKE ALL ON FUNCTION fold_check_mappings() FROM PUBLIC;
 
 -- Anything a user types as a safe tsquery: never a syntax error, each word folded as `config`
 -- folds it, words that touch in the input as a phrase, the last a prefix when asked.
@@ -167,14 +273,21 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT array_agg(p.fingerprint ORDER BY p.fingerprint) FROM @extschema@.fold_profiles() p $$;
 
 -- The sorted fingerprints of `profiles`; '*' (a profile computed at run time) stands for all.
+-- `snowball:LANGUAGE` (a Snowball stemmer of a configuration that folds) is
+-- `snowball-LANGUAGE-pgMAJOR`: PostgreSQL bundles its Snowball, which changes only with a major
+-- version (pg_upgrade keeps indexes, whose stems may then differ).
 CREATE FUNCTION fold_fingerprints(profiles text[]) RETURNS text[]
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
     SELECT CASE WHEN '*' = ANY (profiles) THEN @extschema@.fold_library_fingerprints()
-                ELSE (SELECT coalesce(array_agg(DISTINCT coalesce(p.fingerprint, 'no profile ' || wanted) ORDER BY coalesce(p.fingerprint, 'no profile ' || wanted)), '{}')
-                        FROM unnest(profiles) wanted
-                        LEFT JOIN @extschema@.fold_profiles() p ON p.profile = lower(wanted)) END
+                ELSE (SELECT coalesce(array_agg(DISTINCT f ORDER BY f), '{}')
+                        FROM (SELECT coalesce(p.fingerprint,
+                                              CASE WHEN wanted LIKE 'snowball:%'
+                                                   THEN 'snowball-' || substr(wanted, 10) || '-pg' || (current_setting('server_version_num')::int / 10000)
+                                                   ELSE 'no profile ' || wanted END) AS f
+                                FROM unnest(profiles) wanted
+                                LEFT JOIN @extschema@.fold_profiles() p ON p.profile = lower(wanted)) x) END
 $$;
 
 -- Indexes, generated columns and materialized views: recorded by the event triggers below and

@@ -10,9 +10,14 @@ export PG_INCLUDEDIR_SERVER
 PG_INCLUDEDIR_SERVER=$("${PG_CONFIG:-pg_config}" --includedir-server)
 # Release, like the module: the tests fold 50 MB in this process too, and the library is built once.
 nice ${SWIFT:-swift} build -c release --build-tests
-export FOLD_PG_TMPDIR
+# The test build of the module (the module plus fold_test_trap), which is never installed: the
+# trap test loads it by path, in a database without the extension.
+nice ${SWIFT:-swift} build -c release --product FoldPostgresTestModule
+export FOLD_PG_TMPDIR FOLD_PG_TEST_MODULE
 FOLD_PG_TMPDIR=$(mktemp -d /tmp/fold-pg-run-XXXXXX)
 chmod 755 "$FOLD_PG_TMPDIR"
+FOLD_PG_TEST_MODULE=$FOLD_PG_TMPDIR/fold_test_module.so
+install -m 755 .build/release/libFoldPostgresTestModule.so "$FOLD_PG_TEST_MODULE"
 cleanup() {
     # Clusters a crashed test process left running.
     for data in "$FOLD_PG_TMPDIR"/*/data; do

@@ -1,7 +1,7 @@
 // What profiles a stored expression or a text search configuration folds with, for
 // fold_stale_indexes: fold_expression_profiles (fold() calls, fold configurations and
 // dictionaries in an index's, a generated column's or a materialized view's expression) and
-// fold_config_profiles.
+// fold_config_profiles (with the Snowball stemmers a configuration uses, as snowball:LANGUAGE).
 #include "postgres.h"
 
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "catalog/pg_ts_dict.h"
 #include "catalog/pg_ts_template.h"
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "fmgr.h"
 #include "nodes/nodeFuncs.h"
 #include "tsearch/ts_cache.h"
@@ -44,28 +45,67 @@ add_profile(ProfileWalk *walk, const char *profile)
 	walk->profiles = lappend(walk->profiles, lowered);
 }
 
-/// Whether a dictionary's template is fold's, read from the catalogs without initializing the
-/// dictionary (another template's init may read files, and is none of fold_stale_indexes' business).
-static bool
-is_fold_dictionary(Oid dictionary_id)
+/// The name of a dictionary's template's lexize function (palloc'd, or NULL), and its options
+/// (a List of DefElem), read from the catalogs without initializing the dictionary (another
+/// template's init may read files, and is none of fold_stale_indexes' business).
+static char *
+dictionary_lexize_name(Oid dictionary_id, List **options)
 {
 	HeapTuple	tuple;
 	Oid			template_id,
 				lexize;
-	char	   *name;
+	bool		isnull;
+	Datum		option_text;
 
 	tuple = SearchSysCache1(TSDICTOID, ObjectIdGetDatum(dictionary_id));
 	if (!HeapTupleIsValid(tuple))
-		return false;
+		return NULL;
 	template_id = ((Form_pg_ts_dict) GETSTRUCT(tuple))->dicttemplate;
+	if (options != NULL)
+	{
+		option_text = SysCacheGetAttr(TSDICTOID, tuple, Anum_pg_ts_dict_dictinitoption, &isnull);
+		*options = isnull ? NIL : deserialize_deflist(option_text);
+	}
 	ReleaseSysCache(tuple);
 	tuple = SearchSysCache1(TSTEMPLATEOID, ObjectIdGetDatum(template_id));
 	if (!HeapTupleIsValid(tuple))
-		return false;
+		return NULL;
 	lexize = ((Form_pg_ts_template) GETSTRUCT(tuple))->tmpllexize;
 	ReleaseSysCache(tuple);
-	name = get_func_name(lexize);
+	return get_func_name(lexize);
+}
+
+static bool
+is_fold_dictionary(Oid dictionary_id)
+{
+	char	   *name = dictionary_lexize_name(dictionary_id, NULL);
+
 	return name != NULL && strcmp(name, "fold_dict_lexize") == 0;
+}
+
+/// A Snowball dictionary (PostgreSQL's snowball template) of a configuration that folds: its
+/// stems are part of what an index holds, so the configuration's profiles name it too, as
+/// `snowball:LANGUAGE`, whose fingerprint (fold_fingerprints) names PostgreSQL's major version,
+/// the only thing that changes PostgreSQL's bundled Snowball.
+static void
+add_snowball_profile(ProfileWalk *walk, Oid dictionary_id)
+{
+	List	   *options = NIL;
+	char	   *name = dictionary_lexize_name(dictionary_id, &options);
+	ListCell   *cell;
+
+	if (name == NULL || strcmp(name, "dsnowball_lexize") != 0)
+		return;
+	foreach(cell, options)
+	{
+		DefElem    *option = (DefElem *) lfirst(cell);
+
+		if (pg_strcasecmp(option->defname, "language") == 0)
+		{
+			add_profile(walk, psprintf("snowball:%s", defGetString(option)));
+			return;
+		}
+	}
 }
 
 static void
@@ -100,7 +140,10 @@ add_config_profiles(ProfileWalk *walk, Oid config_id)
 	}
 	for (type = 0; type < config->lenmap; type++)
 		for (i = 0; i < config->map[type].len; i++)
+		{
 			add_dictionary_profile(walk, config->map[type].dictIds[i]);
+			add_snowball_profile(walk, config->map[type].dictIds[i]);
+		}
 }
 
 static bool
@@ -161,7 +204,8 @@ fold_expression_profiles(PG_FUNCTION_ARGS)
 }
 
 /// fold_config_profiles(config regconfig): the profiles a text search configuration folds with
-/// (its parser's, if it is a fold parser, and its fold dictionaries'); empty for other ones.
+/// (its parser's, if it is a fold parser, and its fold dictionaries'), and `snowball:LANGUAGE` for
+/// each of its Snowball dictionaries; empty for a configuration with neither.
 Datum
 fold_config_profiles(PG_FUNCTION_ARGS)
 {

@@ -6,16 +6,20 @@
 // This file holds the module (PG_MODULE_MAGIC, _PG_init) and what the other files share, which
 // fold_internal.h declares: calling Swift and its traps, Swift objects that live across calls,
 // the buffers Swift writes into, errors, and the folder of a profile name. The others:
-// functions.c (fold(), fold_fingerprint(), fold_profiles(), fold_test_trap), parser.c (the text
+// functions.c (fold(), fold_fingerprint(), fold_profiles()), parser.c (the text
 // search parser), dictionary.c (the dictionary template), tsquery.c (fold_tsquery) and
 // dependencies.c (what profiles a stored expression or configuration uses).
 //
 // Rules for calling Swift (the section "Calling Swift" below and fold_internal.h's IN_SWIFT hold
 // them):
-// - Swift is called only through IN_SWIFT, which marks the call for the trap handler.
+// - Swift is called only through IN_SWIFT (FOLDC_CALL_SWIFT), which marks the call for the trap
+//   handler and sets the point the handler jumps back to.
 // - Nothing called from Swift raises a PostgreSQL error (cfoldpg_append returns a status), and no
-//   PostgreSQL error is raised while a Swift frame is on the stack, so no longjmp crosses Swift.
-//   A status that says something failed becomes an ERROR after Swift has returned.
+//   PostgreSQL error is raised while a Swift frame is on the stack, so no PostgreSQL longjmp
+//   crosses Swift. A status that says something failed becomes an ERROR after Swift has returned.
+// - A trap in Swift is the one way out of Swift that is not a return. The handler jumps from the
+//   trapping instruction to the C frame that made the call and raises the ERROR from there (see
+//   "Traps" below for why skipping those Swift frames is safe); Fold is then off for the session.
 // - Swift objects that live across calls (a stream, a parser) are released by a memory context
 //   callback too, so an ERROR or a cancel between two calls does not leak them.
 // - Long text is worked through in chunks with CHECK_FOR_INTERRUPTS between them, so query
@@ -42,6 +46,10 @@ void _PG_init(void);
 volatile sig_atomic_t foldc_in_swift = 0;
 /// Set once a trap stopped Swift in this backend: Fold is off for the rest of the session.
 volatile sig_atomic_t foldc_trapped = 0;
+/// The C frame the running Swift call returns to after a trap (FOLDC_CALL_SWIFT).
+sigjmp_buf *volatile foldc_swift_return = NULL;
+/// The signal of the trap, for the ERROR.
+static volatile sig_atomic_t trap_signal = 0;
 
 static struct sigaction previous_sigill;
 static struct sigaction previous_sigtrap;
@@ -55,28 +63,51 @@ foldc_refuse_after_trap(void)
 			 errhint("Reconnect to use fold again. The server log has the failure.")));
 }
 
+/// The ERROR of a trap, raised by the C frame that called Swift, after the handler's jump back
+/// (FOLDC_CALL_SWIFT): in ordinary context, no Swift frame and no signal handler on the stack.
+void
+foldc_report_trap(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("fold: the Fold library stopped on an internal check (signal %d)", (int) trap_signal),
+			 errdetail("The statement was stopped; the server and other sessions go on."),
+			 errhint("Fold is disabled in this session; reconnect. Please report the failure with its input.")));
+}
+
 /// SIGILL and SIGTRAP: a Swift trap (a failed precondition, fatalError) is `ud2`. One raised
 /// while Swift runs becomes an ERROR: the backend lives on (the server does not restart every
-/// session, as it would for a crashed backend), and Fold is disabled in the session, since the
-/// Swift state it left (a lock held, a half-built buffer) cannot be trusted. Any other SIGILL or
-/// SIGTRAP gets what it would have got: the previous action, then the instruction runs again.
+/// session, as it would for a crashed backend), and Fold is disabled in the session. Any other
+/// SIGILL or SIGTRAP gets what it would have got: the previous action, then the instruction runs
+/// again.
+///
+/// Why the jump back over the Swift frames is safe. A trap is synchronous: the Swift code itself
+/// executed `ud2`, at a point the compiler treats as the end of the program (noreturn: no defer,
+/// no release, no cleanup follows it in any frame), so the abandoned frames had nothing left to
+/// run, exactly as if the process had stopped; Swift has no unwinding that a jump could skip. The
+/// trap is not inside malloc or another libc function (those are not Swift and do not trap), so
+/// no libc lock is held. What the frames leave behind is never touched again: objects they
+/// retained (leaked), locks they held (the folders' mutex, the Swift runtime's own), half-built
+/// Swift state. foldc_trapped makes every later Swift call in the backend an ERROR before it
+/// starts, and memory context callbacks leak Swift objects instead of releasing them. The bytes
+/// Swift was writing are in palloc'd buffers, which their memory context frees. The handler does
+/// nothing but set flags and jump (no ereport, no palloc in the handler); the ERROR is raised by
+/// the C frame the jump lands in, and PostgreSQL's own longjmp from there crosses only C frames.
 static void
 on_trap(int signo, siginfo_t *info, void *context)
 {
 	struct sigaction *previous = signo == SIGILL ? &previous_sigill : &previous_sigtrap;
+	sigjmp_buf *back = foldc_swift_return;
 
-	if (!foldc_in_swift)
+	if (!foldc_in_swift || back == NULL)
 	{
 		sigaction(signo, previous, NULL);
 		return;
 	}
 	foldc_in_swift = 0;
 	foldc_trapped = 1;
-	ereport(ERROR,
-			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("fold: the Fold library stopped on an internal check (signal %d)", signo),
-			 errdetail("The statement was stopped; the server and other sessions go on."),
-			 errhint("Fold is disabled in this session; reconnect. Please report the failure with its input.")));
+	trap_signal = signo;
+	siglongjmp(*back, 1);
 }
 
 void
@@ -86,8 +117,8 @@ _PG_init(void)
 
 	memset(&action, 0, sizeof(action));
 	action.sa_sigaction = on_trap;
-	// SA_NODEFER: the handler leaves by longjmp, and some of PostgreSQL's longjmp targets do not
-	// restore the signal mask, which would leave SIGILL blocked (a blocked SIGILL kills).
+	// SA_NODEFER: the handler leaves by a jump that does not restore the signal mask (no system
+	// call per Swift call), so SIGILL must not be blocked while it runs (a blocked SIGILL kills).
 	action.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&action.sa_mask);
 	sigaction(SIGILL, &action, &previous_sigill);
@@ -101,7 +132,7 @@ _PG_init(void)
 	{
 		int32_t status = FOLDPG_OK;
 
-		IN_SWIFT(status = foldpg_warm());
+		FOLDC_CALL_SWIFT(status = foldpg_warm(), status = FOLDPG_FAILED);
 		if (status != FOLDPG_OK)
 			elog(LOG, "fold: could not build its tables in advance (status %d); they are built on first use", (int) status);
 	}
@@ -111,15 +142,15 @@ void
 foldc_release_swift_object(void *argument)
 {
 	SwiftObject *swift = (SwiftObject *) argument;
+	void	   *object = swift->object;
 
-	// After a trap the Swift state is not trusted (a lock may be held): leak rather than hang.
-	if (swift->object != NULL && !foldc_trapped)
-	{
-		foldc_in_swift = 1;
-		swift->release(swift->object);
-		foldc_in_swift = 0;
-	}
 	swift->object = NULL;
+	// After a trap the Swift state is not trusted (a lock may be held): leak rather than hang. A
+	// trap in the release itself (this may run while a transaction aborts) raises nothing here:
+	// it leaves Fold disabled, and the next call says so.
+	if (object != NULL && !foldc_trapped)
+		FOLDC_CALL_SWIFT(swift->release(object),
+						 elog(WARNING, "fold: the Fold library stopped on an internal check (signal %d) while releasing an object; fold is disabled in this session", (int) trap_signal));
 }
 
 /// Registers `swift` for release when the current memory context is reset; call before making

@@ -12,9 +12,11 @@
 #ifndef FOLD_INTERNAL_H
 #define FOLD_INTERNAL_H
 
+#include <setjmp.h>
 #include <signal.h>
 
 #include "fmgr.h"
+#include "tsearch/ts_public.h"
 
 #include "FoldPostgresBridge.h"
 
@@ -24,16 +26,42 @@
 
 extern FOLDC_HIDDEN volatile sig_atomic_t foldc_in_swift;
 extern FOLDC_HIDDEN volatile sig_atomic_t foldc_trapped;
+/// Where the trap handler jumps: the C frame that called Swift (set by FOLDC_CALL_SWIFT).
+extern FOLDC_HIDDEN sigjmp_buf *volatile foldc_swift_return;
 
-extern FOLDC_HIDDEN void foldc_refuse_after_trap(void);
+extern FOLDC_HIDDEN void foldc_refuse_after_trap(void) pg_attribute_noreturn();
+extern FOLDC_HIDDEN void foldc_report_trap(void) pg_attribute_noreturn();
 
+/// Runs `statement` (a call into Swift) marked for the trap handler. A trap inside it (a Swift
+/// precondition, `ud2`) makes the handler jump back here, to this C frame, leaving the Swift
+/// frames behind, and `on_trap` runs in ordinary context, not in the signal handler. The jump
+/// buffer does not save the signal mask (no system call per call): the handler is installed with
+/// SA_NODEFER, so the mask it runs with is the one the trap interrupted. Nothing assigned by
+/// `statement` may be read in `on_trap`.
+#define FOLDC_CALL_SWIFT(statement, on_trap) \
+	do { \
+		sigjmp_buf	foldc_return_here; \
+		if (sigsetjmp(foldc_return_here, 0) != 0) \
+		{ \
+			on_trap; \
+		} \
+		else \
+		{ \
+			foldc_swift_return = &foldc_return_here; \
+			foldc_in_swift = 1; \
+			statement; \
+			foldc_in_swift = 0; \
+		} \
+		foldc_swift_return = NULL; \
+	} while (0)
+
+/// A call into Swift from a SQL function: refused once a trap disabled Fold in this backend; a
+/// trap inside it is an ERROR raised after the jump back (foldc_report_trap).
 #define IN_SWIFT(statement) \
 	do { \
 		if (foldc_trapped) \
 			foldc_refuse_after_trap(); \
-		foldc_in_swift = 1; \
-		statement; \
-		foldc_in_swift = 0; \
+		FOLDC_CALL_SWIFT(statement, foldc_report_trap()); \
 	} while (0)
 
 /// A Swift object that lives across calls, released by `release` when the memory context it was
@@ -70,6 +98,10 @@ extern Datum fold_prs_start(PG_FUNCTION_ARGS);
 typedef struct FoldDictionary
 {
 	const void *folder;
+	/// FILTER = true: a single word is handed on to the next dictionary (TSL_FILTER).
+	bool		filter;
+	/// STOPWORDS: the stop list, each word folded with the dictionary's profile, sorted.
+	StopList	stopwords;
 } FoldDictionary;
 
 extern Datum fold_dict_lexize(PG_FUNCTION_ARGS);

@@ -1,5 +1,6 @@
 // The SQL functions that fold text or tell about the profiles: fold(text, profile),
-// fold_fingerprint(profile), fold_profiles(), and fold_test_trap for the tests. fold.c has the
+// fold_fingerprint(profile) and fold_profiles(). (fold_test_trap, for the tests, is in the test
+// build only: Sources/CFoldPostgresTestHooks.) fold.c has the
 // module and what the files share (fold_internal.h).
 #include "postgres.h"
 
@@ -13,7 +14,6 @@
 PG_FUNCTION_INFO_V1(fold_fold);
 PG_FUNCTION_INFO_V1(fold_fingerprint);
 PG_FUNCTION_INFO_V1(fold_profiles);
-PG_FUNCTION_INFO_V1(fold_test_trap);
 
 /// Long text is folded and parsed in chunks of this many bytes, with an interrupt check between.
 #define CHUNK_BYTES (1 << 20)
@@ -114,13 +114,4 @@ fold_profiles(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
-}
-
-/// For the tests only (not in the extension's script; a test makes it a function): a trap
-/// inside Swift, which must become an ERROR and leave the backend alive.
-Datum
-fold_test_trap(PG_FUNCTION_ARGS)
-{
-	IN_SWIFT(foldpg_test_trap());
-	PG_RETURN_VOID();
 }

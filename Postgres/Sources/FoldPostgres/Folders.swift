@@ -134,14 +134,6 @@ func foldpgFolderSummary(_ folder: UnsafeRawPointer) -> UnsafePointer<CChar> {
     UnsafePointer(FolderEntry.of(folder).summary)
 }
 
-/// For the tests only: a trap inside Swift, as a failed check in the library would be. The
-/// extension's C turns it into an ERROR and disables Fold in that session (fold.c, "Traps").
-@_cdecl("foldpg_test_trap")
-func foldpgTestTrap() {
-    let limit = Int(getpid()) >= 0 ? 1 : 2   // not constant, so the optimizer keeps the check
-    precondition(limit == 2, "fold: the test trap")
-}
-
 /// Makes the `search` folder and builds its fold tables for the whole Basic Multilingual Plane
 /// (every script's letters, marks, punctuation, CJK, Hangul, kana, the fullwidth forms), for
 /// `_PG_init` when PostgreSQL loads the module into the postmaster (`shared_preload_libraries`):

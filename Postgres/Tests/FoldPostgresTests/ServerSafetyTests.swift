@@ -6,30 +6,61 @@ import Testing
 @Suite(.serialized) struct ServerSafetyTests {
     /// A trap inside Swift (what a failed check in the library would be) is an ERROR: the
     /// backend lives on, the postmaster does not restart (no other session is cut off), Fold is
-    /// disabled in that session only, and a new session folds.
+    /// disabled in that session only, and a new session folds. The trap is in the test build of
+    /// the module (fold_test_trap is not in the installed fold.so), loaded by path in a database
+    /// without the extension, so no backend maps both.
     @Test func aSwiftTrapIsAnErrorNotACrash() throws {
-        let db = try TestCluster.freshDatabase()
-        let bystander = try TestCluster.shared().connect(database: try db.value("SELECT current_database()")!)
-        try db.execute("CREATE FUNCTION fold_test_trap() RETURNS void AS '$libdir/fold', 'fold_test_trap' LANGUAGE C")
+        let module = try testModulePath()
+        let db = try TestCluster.freshDatabase(extension: false)
+        let database = try db.value("SELECT current_database()")!
+        try db.execute("""
+            CREATE FUNCTION fold(text, text DEFAULT 'search') RETURNS text AS '\(module)', 'fold_fold' LANGUAGE C IMMUTABLE STRICT;
+            CREATE FUNCTION fold_test_trap() RETURNS void AS '\(module)', 'fold_test_trap' LANGUAGE C;
+            """)
+        let bystander = try TestCluster.shared().connect(database: database)
         let started = try db.value("SELECT pg_postmaster_start_time()")
         let pid = db.backendPID
+        #expect(try db.value("SELECT fold('Crème')") == "creme")
         let trap = error { try db.execute("SELECT fold_test_trap()") }
-        #expect(trap?.sqlState == "XX000" && trap?.message.contains("stopped on an internal check") == true, "\(String(describing: trap))")
+        #expect(trap?.sqlState == "XX000" && trap?.message.contains("stopped on an internal check (signal 4)") == true, "\(String(describing: trap))")
         #expect(db.backendPID == pid)
         #expect(try db.value("SELECT 40 + 2") == "42")
         let refused = error { try db.execute("SELECT fold('x')") }
         #expect(refused?.sqlState == "XX000" && refused?.message.contains("disabled in this session") == true, "\(String(describing: refused))")
-        // Inside a PL/pgSQL exception block too (its longjmp target does not restore the signal mask).
-        let other = try TestCluster.shared().connect(database: try db.value("SELECT current_database()")!)
+        // The session's transactions and error handling go on (the jump back left no state behind).
+        try db.execute("BEGIN; CREATE TEMPORARY TABLE after_trap (x int); INSERT INTO after_trap VALUES (1); COMMIT")
+        #expect(try db.value("SELECT count(*) FROM after_trap") == "1")
+        // Inside a PL/pgSQL exception block too (its longjmp target does not restore the signal
+        // mask), twice in a row: SIGILL stays deliverable.
+        let other = try TestCluster.shared().connect(database: database)
         try other.execute("""
             DO $$ BEGIN PERFORM fold_test_trap(); EXCEPTION WHEN internal_error THEN RAISE NOTICE 'caught'; END $$
             """)
         #expect(other.notices.contains { $0.contains("caught") })
-        #expect(error { try other.execute("SELECT fold_test_trap()") }?.sqlState == "XX000")
+        #expect(error { try other.execute("SELECT fold_test_trap()") }?.message.contains("disabled in this session") == true)
+        // A trap in a statement whose other calls fold row by row: the ERROR ends the statement,
+        // and the session goes on.
+        let third = try TestCluster.shared().connect(database: database)
+        #expect(try third.value("SELECT fold('Łódź')") == "lodz")
+        #expect(error { try third.execute("SELECT fold(x), fold_test_trap() FROM (VALUES ('a'), ('b')) v(x)") }?.sqlState == "XX000")
+        #expect(try third.value("SELECT 1") == "1")
         // The bystander's session and the server went on.
         #expect(try bystander.value("SELECT fold('Łódź')") == "lodz")
         #expect(try bystander.value("SELECT pg_postmaster_start_time()") == started)
-        #expect(try TestCluster.shared().connect(database: try db.value("SELECT current_database()")!).value("SELECT fold('Ærø', 'ascii')") == "aero")
+        #expect(try TestCluster.shared().connect(database: database).value("SELECT fold('Ærø', 'ascii')") == "aero")
+    }
+
+    /// The installed module has no test function: fold_test_trap and the Swift trap it calls are
+    /// only in the test build.
+    @Test func theInstalledModuleHasNoTestHooks() throws {
+        let module = try Cluster.run(["pg_config", "--pkglibdir"]).trimmingCharacters(in: .whitespacesAndNewlines) + "/fold.so"
+        let symbols = try Cluster.run(["nm", "-D", "--defined-only", module])
+        #expect(symbols.contains("fold_fold") && !symbols.contains("test_trap"), "\(symbols.split(separator: "\n").filter { $0.contains("test") })")
+        let testBuild = try Cluster.run(["nm", "-D", "--defined-only", try testModulePath()])
+        #expect(testBuild.contains("fold_test_trap") && testBuild.contains("foldpg_test_trap"))
+        let db = try TestCluster.freshDatabase()
+        let missing = error { try db.execute("CREATE FUNCTION fold_test_trap() RETURNS void AS '$libdir/fold', 'fold_test_trap' LANGUAGE C") }
+        #expect(missing?.sqlState == "42883", "\(String(describing: missing))")
     }
 
     /// The module carries the Swift runtime: a server started with the toolchain's runtime

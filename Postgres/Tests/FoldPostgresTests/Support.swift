@@ -38,8 +38,9 @@ enum TestCluster {
 
     private static let counter = Mutex(0)
 
-    /// A new database in the shared cluster with the extension created, and a connection to it.
-    static func freshDatabase(encoding: String? = nil) throws -> Connection {
+    /// A new database in the shared cluster with the extension created (unless `extension` is
+    /// false), and a connection to it.
+    static func freshDatabase(encoding: String? = nil, extension: Bool = true) throws -> Connection {
         let cluster = try shared()
         let name = counter.withLock { counter -> String in
             counter += 1
@@ -52,7 +53,7 @@ enum TestCluster {
             try admin.execute("CREATE DATABASE \(name)")
         }
         let db = try cluster.connect(database: name)
-        try db.execute("CREATE EXTENSION fold")
+        if `extension` { try db.execute("CREATE EXTENSION fold") }
         return db
     }
 }
@@ -190,4 +191,13 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     try body()
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The test build of the module (the module plus fold_test_trap), never installed: Scripts/test.sh
+/// builds it and copies it where the server can read it.
+func testModulePath() throws -> String {
+    guard let path = ProcessInfo.processInfo.environment["FOLD_PG_TEST_MODULE"], FileManager.default.fileExists(atPath: path) else {
+        throw ClusterError("FOLD_PG_TEST_MODULE does not name the test build of the module: run the tests with make test-postgres")
+    }
+    return path
 }

@@ -99,7 +99,9 @@ void foldpg_parser_release(void *parser);
 int32_t foldpg_words(const void *folder, const uint8_t *token, int64_t count, foldpg_buffer *out,
                      int32_t *word_count, int64_t *error_offset);
 
-/// For the tests only: traps inside Swift (a failed precondition), as a bug would.
+/// For the tests only, in the test build only (Sources/FoldPostgresTestTrap, linked into
+/// libFoldPostgresTestModule.so, never into the installed fold.so): traps inside Swift (a failed
+/// precondition), as a bug would.
 void foldpg_test_trap(void);
 
 #endif
