@@ -17,7 +17,10 @@ extension FoldEngine {
         init(steps: FoldProfile.Steps, pipeline: ScalarPipeline) {
             self.steps = steps
             decompositions = ScalarTable { pipeline.decompose($0) }
-            mappings = steps.mapsScalars ? ScalarTable { pipeline.map($0) } : nil
+            // A code point no mapping step touches maps to itself: no run of the pipeline (which
+            // allocates at every step) for most code points of a page, so a new profile's first
+            // fold builds its pages quickly.
+            mappings = steps.mapsScalars ? ScalarTable { ScalarPipeline.noMappingTouches($0, steps) ? nil : pipeline.map($0) } : nil
         }
 
         /// Folds a sequence of scalars, keeping for each output scalar the input scalars it came

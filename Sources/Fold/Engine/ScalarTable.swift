@@ -18,9 +18,11 @@ final class ScalarTable: @unchecked Sendable {
     }
 
     private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    private let build: @Sendable (UInt32) -> [UInt32]
+    private let build: @Sendable (UInt32) -> [UInt32]?
 
-    init(build: @escaping @Sendable (UInt32) -> [UInt32]) {
+    /// A table whose code points map to what `build` gives them; nil for a code point that maps
+    /// to itself (no array made).
+    init(build: @escaping @Sendable (UInt32) -> [UInt32]?) {
         self.build = build
         slots = .allocate(capacity: Self.pageCount)
         slots.initialize(repeating: nil, count: Self.pageCount)
@@ -42,8 +44,10 @@ final class ScalarTable: @unchecked Sendable {
             let scalar = UInt32(index << 8 | low)
             if (0xD800...0xDFFF).contains(scalar) {
                 data.append(scalar)
+            } else if let mapped = build(scalar) {
+                data.append(contentsOf: mapped)
             } else {
-                data.append(contentsOf: build(scalar))
+                data.append(scalar)
             }
             offsets.append(UInt32(data.count))
         }
