@@ -129,7 +129,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldSnowballTests",
-            dependencies: ["Fold", "FoldSnowball", "FoldSQLite", "FoldSQLiteSnowball", "CSQLite"]
+            dependencies: ["Fold", "FoldSnowball", "FoldSQLite", "FoldSQLiteSnowball", "CSQLite", "CFoldSQLite"]
         ),
         .testTarget(
             name: "FoldCheckTests",

@@ -80,7 +80,9 @@ public final class FTSIndex {
         self.columns = columns
         self.content = content
         self.typedDiacritics = typedDiacritics
-        self.stemming = stemming
+        // The stemming again for this index's profile (its stop words folded as the index folds
+        // its text), when its wrapper is registered.
+        self.stemming = stemming.map { FTSStemming.recorded($0.tokenizerArguments, profile: profile) ?? $0 }
         folder = Folder(profile)
     }
 
@@ -88,7 +90,7 @@ public final class FTSIndex {
     /// `+` when it has one.
     ///
     /// ```swift
-    /// index.fingerprint   // "fold4-search-u15.0-cldr42-d00b9dd5+snowball2.2.0-english"
+    /// index.fingerprint   // "fold4-search-u15.0-cldr42-d00b9dd5+snowball2.2.0-english-bc7de471"
     /// ```
     public var fingerprint: String { folder.fingerprint + (stemming.map { "+" + $0.fingerprint } ?? "") }
 
@@ -361,7 +363,7 @@ public final class FTSIndex {
         // The query folded once: its plain words mark, its typed ones (when the index keeps
         // typed diacritics) search.
         let words = FTSQuery.words(of: query, folder: folder, typedDiacritics: typedDiacritics)
-        guard let match = FTSQuery.expression(words.searched, prefixLast: prefixLast, stemmed: stemming != nil) else { return }
+        guard let match = FTSQuery.expression(words.searched, prefixLast: prefixLast, stemming: stemming) else { return }
         let highlighter = Highlighter(phrases: words.plain, folder: folder, prefixLast: prefixLast, stem: stemming?.stem)
         let columnList = columns.map(quoted).joined(separator: ", ")
         let s = try connection.prepare("SELECT rowid, \(columnList) FROM \(quoted(table)) WHERE \(quoted(table)) MATCH ?1 ORDER BY rank LIMIT ?2")

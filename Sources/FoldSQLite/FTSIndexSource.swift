@@ -51,7 +51,7 @@ public final class FTSIndexSource: LiveSearchSource, @unchecked Sendable {
         try Task.checkCancellation()
         // The query's words, folded once for the MATCH and for where the search's words end.
         let words = FTSQuery.words(of: query, folder: index.folder, typedDiacritics: index.typedDiacritics)
-        guard let match = FTSQuery.expression(words.searched, prefixLast: true, stemmed: index.stemming != nil) else {
+        guard let match = FTSQuery.expression(words.searched, prefixLast: true, stemming: index.stemming) else {
             return LiveSearchResults(query: query, matches: [], totalCount: 0)
         }
         // The words the search used (its first FTSQuery.maximumWords), no more, marked from

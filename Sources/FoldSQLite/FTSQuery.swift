@@ -25,25 +25,35 @@ public enum FTSQuery {
     /// The MATCH expression, or nil when the input has no word at all (nothing to search).
     /// With `typedDiacritics` (for a table whose tokenizer has `typed_diacritics`), a word typed
     /// with a diacritic is passed on with it, so the tokenizer can find only that diacritic.
-    /// With `stemmed` (a table whose tokenizer stems, `snowball LANGUAGE fold`), the last word
-    /// finds both what it begins and its stem:
+    /// With `stemming` (a table whose tokenizer stems, `snowball LANGUAGE fold`), the last word
+    /// finds both what it begins and its stem, and a word the stemmer drops (a stop word) is left
+    /// out, as the tokenizer leaves it out of the index:
     ///
     /// ```swift
-    /// FTSQuery.match("shoe runs", folder: folder, stemmed: true)   // "shoe" AND ("runs"* OR "runs")
+    /// FTSQuery.match("the shoe runs", folder: folder, stemming: stemming)   // "shoe" AND ("runs"* OR "runs")
     /// ```
-    public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false, stemmed: Bool = false) -> String? {
-        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).searched, prefixLast: prefixLast, stemmed: stemmed)
+    public static func match(_ input: String, folder: Folder, prefixLast: Bool = true, typedDiacritics: Bool = false, stemming: FTSStemming? = nil) -> String? {
+        expression(words(of: input, folder: folder, typedDiacritics: typedDiacritics).searched, prefixLast: prefixLast, stemming: stemming)
     }
 
     /// The MATCH expression of phrases of folded words (nil when there are none).
-    /// With `stemmed` (an index whose tokenizer stems), the last word finds what it begins
-    /// (unstemmed, as the stemmer indexes it too) or its stem: `("runs"* OR "runs")`.
-    static func expression(_ phrases: [[[UInt8]]], prefixLast: Bool, stemmed: Bool = false) -> String? {
+    /// With `stemming`, the last word finds what it begins (unstemmed, as the stemmer indexes it
+    /// too) or its stem: `("runs"* OR "runs")`; whole-word phrases whose every word the stemmer
+    /// drops are left out (FTS5 drops an empty phrase joined by juxtaposition, but an empty
+    /// phrase under an explicit AND matches nothing).
+    static func expression(_ phrases: [[[UInt8]]], prefixLast: Bool, stemming: FTSStemming? = nil) -> String? {
+        var phrases = phrases
+        if let stemming {
+            let kept = phrases.indices.filter { k in
+                (prefixLast && k == phrases.count - 1) || phrases[k].contains { word in word.withUnsafeBufferPointer { stemming.stem($0) } != nil }
+            }
+            phrases = kept.map { phrases[$0] }
+        }
         guard !phrases.isEmpty else { return nil }
         var parts = phrases.map { phrase in
             "\"" + doubling("\"", in: phrase.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")) + "\""
         }
-        if prefixLast && stemmed {
+        if prefixLast && stemming != nil {
             // FTS5 joins a parenthesized expression by an explicit AND only.
             let last = parts.removeLast()
             return (parts.isEmpty ? "" : parts.joined(separator: " ") + " AND ") + "(\(last)* OR \(last))"

@@ -13,7 +13,7 @@ import Fold
 /// let stemming = try FTSStemming.snowball("german", droppingStopWords: true)
 /// let index = try FTSIndex(connection: db, table: "docs_fts", columns: ["body"], stemming: stemming)
 /// stemming.tokenizerArguments   // ["snowball", "german", "stopwords"]
-/// stemming.fingerprint          // "snowball2.2.0-german-stopwords"
+/// stemming.fingerprint          // "snowball2.2.0-german-96304c1d-stopwords"
 /// ```
 public struct FTSStemming: Sendable, Hashable, CustomStringConvertible {
     /// The words of the `tokenize` option before `fold` (the wrapper's name and arguments).
@@ -24,15 +24,11 @@ public struct FTSStemming: Sendable, Hashable, CustomStringConvertible {
     /// The stem of a folded word (UTF-8), or nil for a stop word the tokenizer drops.
     let stem: @Sendable (UnsafeBufferPointer<UInt8>) -> [UInt8]?
 
-    /// A stemming for ``FTSIndex``: the wrapper tokenizer's arguments, its fingerprint, and the
-    /// stem the wrapper gives a folded word (nil when it drops the word). For a stemming library
-    /// that brings its own FTS5 wrapper; FoldSQLiteSnowball's `FTSStemming.snowball(_:)` makes
-    /// Snowball's.
-    ///
-    /// ```swift
-    /// let stemming = FTSStemming(tokenizerArguments: ["porter"], fingerprint: "porter-sqlite") { Array($0) }
-    /// ```
-    public init(tokenizerArguments: [String], fingerprint: String, stem: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> [UInt8]?) {
+    /// A stemming: the wrapper tokenizer's arguments, its fingerprint, and the stem the wrapper
+    /// gives a folded word (nil when it drops the word). FoldSQLiteSnowball makes Snowball's; the
+    /// wrapper must index the unstemmed word beside each stem and leave a prefix query's word
+    /// unstemmed, which ``FTSQuery`` and the highlighting count on.
+    package init(tokenizerArguments: [String], fingerprint: String, stem: @escaping @Sendable (UnsafeBufferPointer<UInt8>) -> [UInt8]?) {
         self.tokenizerArguments = tokenizerArguments
         self.fingerprint = fingerprint
         self.stem = stem

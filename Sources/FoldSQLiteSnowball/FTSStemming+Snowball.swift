@@ -33,7 +33,7 @@ extension FTSStemming {
         }
         let stemmers = made
         let arguments = [SQLiteRegistration.snowballTokenizerName] + languages.map(\.name) + (droppingStopWords ? [SQLiteRegistration.stopWordsArgument] : [])
-        let fingerprint = "snowball\(SnowballLanguage.snowballVersion)-" + languages.map(\.name).joined(separator: "-") + (droppingStopWords ? "-stopwords" : "")
+        let fingerprint = languages.map(\.fingerprint).joined(separator: "+") + (droppingStopWords ? "-stopwords" : "")
         return FTSStemming(tokenizerArguments: arguments, fingerprint: fingerprint) { word in
             // As the tokenizer: a stop word of any language is dropped; the first stemmer that
             // changes the word gives the stem.
@@ -41,9 +41,11 @@ extension FTSStemming {
                 let text = String(decoding: word, as: UTF8.self)
                 if stemmers.contains(where: { $0.isStopWord(text) }) { return nil }
             }
+            // As the tokenizer: the first stemmer that changes the word (to a stem that is not
+            // empty) gives the stem.
             for stemmer in stemmers {
                 let stem = stemmer.withStem(of: word) { Array($0) }
-                if !stem.elementsEqual(word) { return stem }
+                if !stem.isEmpty && !stem.elementsEqual(word) { return stem }
             }
             return Array(word)
         }

@@ -151,7 +151,7 @@ final class SnowballInstance {
     private(set) var baseStemmers = Stemmers(states: [], stopWords: [])
     /// Held while tokenizing (a Snowball state is not for two threads at once).
     let lock = Lock()
-    private var byLanguage: [SnowballLanguage: Stemmers] = [:]
+    private var byLocale: [String: Stemmers] = [:]
 
     init?(arguments: SnowballArguments, api: UnsafeMutableRawPointer) {
         self.arguments = arguments
@@ -181,10 +181,8 @@ final class SnowballInstance {
             wrappedV1 = found
             wrapped = instance
         }
-        guard let made = makeStemmers(arguments.languages, locale: nil) else {
-            deleteWrapped()
-            return nil
-        }
+        // (A failure from here on runs deinit, which deletes the wrapped instance.)
+        guard let made = makeStemmers(arguments.languages, locale: nil) else { return nil }
         baseStemmers = made
     }
 
@@ -194,16 +192,23 @@ final class SnowballInstance {
         if let wrappedV2 { wrappedV2.pointee.xDelete?(wrapped) } else { wrappedV1?.xDelete?(wrapped) }
     }
 
-    /// The stemmers for a locale naming a Snowball language (`de`, `pt_BR`); the table's for any
-    /// other locale or none. Call with `lock` held.
+    /// The stemmers for a locale (`de`, `pt_BR`, `sv-SE`): its language's when Snowball has it,
+    /// else the table's; with the stop words tokenized under that locale, so they are folded as
+    /// the wrapped tokenizer folds the locale's text (its tailoring: `på` is `pa` in Swedish).
+    /// The table's own for no locale, or one that names neither a Snowball language nor a
+    /// language the wrapped fold may tailor for. Made once per language code. Call with `lock`
+    /// held.
     func stemmers(locale: UnsafeBufferPointer<UInt8>?) -> Stemmers {
-        guard let locale, !locale.isEmpty, locale.count <= 32,
-              let language = SnowballLanguage(String(decoding: locale, as: UTF8.self)),
-              arguments.languages != [language] else { return baseStemmers }
-        if let known = byLanguage[language] { return known }
-        // A language without a stop list keeps its words; the table's languages still drop theirs.
-        let made = makeStemmers([language], locale: locale) ?? baseStemmers
-        byLanguage[language] = made
+        guard let locale, !locale.isEmpty, locale.count <= 32 else { return baseStemmers }
+        let code = String(decoding: locale.prefix { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "@") },
+                          as: UTF8.self).lowercased()
+        guard !code.isEmpty, code.count <= 8 else { return baseStemmers }
+        if let known = byLocale[code] { return known }
+        let snowball = SnowballLanguage(code)
+        guard snowball != nil || FoldLanguage(code: code) != nil else { return baseStemmers }
+        // A language without a stop list keeps its words.
+        let made = makeStemmers(snowball.map { [$0] } ?? arguments.languages, locale: locale) ?? baseStemmers
+        byLocale[code] = made
         return made
     }
 
@@ -255,12 +260,16 @@ typealias SnowballTokenCallback = @convention(c) (UnsafeMutableRawPointer?, Int3
 private let tokenizeQuery: Int32 = 0x0001, tokenizePrefix: Int32 = 0x0002, tokenizeDocument: Int32 = 0x0004
 private let tokenColocated: Int32 = 0x0001
 
-/// What one text's callbacks share: the caller's callback and context, the stemmers, the flags.
+/// What one text's callbacks share: the caller's callback and context, the stemmers, the flags,
+/// and in a prefix query the token held back until the next one shows it was not the last.
 private struct Pass {
     var callback: SnowballTokenCallback
     var context: UnsafeMutableRawPointer?
     var stemmers: SnowballInstance.Stemmers
     var flags: Int32
+    var held: [UInt8] = []
+    var heldFlags: Int32 = 0, heldStart: Int32 = 0, heldEnd: Int32 = 0
+    var holding = false
 }
 
 private let snowballCreate: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafePointer<CChar>?>?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Int32 = { api, args, count, out in
@@ -303,25 +312,53 @@ private func snowballTokenize(_ instance: OpaquePointer?, _ context: UnsafeMutab
     return snowball.lock.withLock {
         var pass = Pass(callback: token, context: context, stemmers: snowball.stemmers(locale: localeBytes), flags: flags)
         return withUnsafeMutablePointer(to: &pass) { pass in
-            snowball.tokenizeWrapped(flags: flags, text: bytes, locale: localeBytes, context: UnsafeMutableRawPointer(pass), stemToken)
+            let rc = snowball.tokenizeWrapped(flags: flags, text: bytes, locale: localeBytes, context: UnsafeMutableRawPointer(pass), stemToken)
+            guard rc == SQLITE_OK, pass.pointee.holding else { return rc }
+            // The last token of a prefix query: what it begins, unstemmed.
+            return pass.pointee.held.withUnsafeBufferPointer { word in
+                emit(pass.pointee, word, pass.pointee.heldFlags, pass.pointee.heldStart, pass.pointee.heldEnd, unstemmed: true)
+            }
         }
     }
 }
 
-/// The wrapped tokenizer's callback: drops a stop word, passes a prefix query's word as it is,
-/// and gives the stem (the first language's that changes the word), with the unstemmed word
-/// colocated in a document.
+/// The wrapped tokenizer's callback. In a prefix query (`"lord of the ri"*`: FTS5 flags every
+/// token of the phrase) each token is held until the next arrives, so that only the last is
+/// passed unstemmed and the others are stemmed (or dropped) as in a document.
 private let stemToken: SnowballTokenCallback = { context, tokenFlags, token, length, start, end in
     guard let context, let token, length > 0 else { return SQLITE_OK }
-    let pass = context.assumingMemoryBound(to: Pass.self).pointee
+    let pass = context.assumingMemoryBound(to: Pass.self)
     let word = UnsafeBufferPointer(start: UnsafeRawPointer(token).assumingMemoryBound(to: UInt8.self), count: Int(length))
-    let prefix = pass.flags & tokenizePrefix != 0
-    if !prefix && !pass.stemmers.stopWords.isEmpty && pass.stemmers.stopWords.contains(Array(word)) { return SQLITE_OK }
-    if prefix { return pass.callback(pass.context, tokenFlags, token, length, start, end) }
+    guard pass.pointee.flags & tokenizePrefix != 0 else {
+        return emit(pass.pointee, word, tokenFlags, start, end, unstemmed: false)
+    }
+    var rc = SQLITE_OK
+    if pass.pointee.holding {
+        rc = pass.pointee.held.withUnsafeBufferPointer { held in
+            emit(pass.pointee, held, pass.pointee.heldFlags, pass.pointee.heldStart, pass.pointee.heldEnd, unstemmed: false)
+        }
+    }
+    pass.pointee.held.removeAll(keepingCapacity: true)
+    pass.pointee.held.append(contentsOf: word)
+    pass.pointee.heldFlags = tokenFlags
+    pass.pointee.heldStart = start
+    pass.pointee.heldEnd = end
+    pass.pointee.holding = true
+    return rc
+}
+
+/// One token to FTS5: a stop word dropped; `unstemmed` (a prefix query's last word) as it is;
+/// else the stem (the first language's that changes the word), with the unstemmed word
+/// colocated in a document so that prefix queries find it.
+private func emit(_ pass: Pass, _ word: UnsafeBufferPointer<UInt8>, _ tokenFlags: Int32, _ start: Int32, _ end: Int32, unstemmed: Bool) -> Int32 {
+    guard let base = word.baseAddress, !word.isEmpty else { return SQLITE_OK }
+    let token = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), length = Int32(word.count)
+    if unstemmed { return pass.callback(pass.context, tokenFlags, token, length, start, end) }
+    if !pass.stemmers.stopWords.isEmpty && pass.stemmers.stopWords.contains(Array(word)) { return SQLITE_OK }
     for state in pass.stemmers.states {
         let code: Int32? = state.withStem(of: word) { stem in
-            guard !stem.elementsEqual(word), let base = stem.baseAddress, !stem.isEmpty else { return nil }
-            let first = pass.callback(pass.context, tokenFlags, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(stem.count), start, end)
+            guard !stem.elementsEqual(word), let stemBase = stem.baseAddress, !stem.isEmpty else { return nil }
+            let first = pass.callback(pass.context, tokenFlags, UnsafeRawPointer(stemBase).assumingMemoryBound(to: CChar.self), Int32(stem.count), start, end)
             guard first == SQLITE_OK, pass.flags & tokenizeQuery == 0 else { return first }
             return pass.callback(pass.context, tokenColocated, token, length, start, end)
         }

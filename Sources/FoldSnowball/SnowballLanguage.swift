@@ -1,4 +1,5 @@
 internal import CSnowball
+import Fold
 
 /// One of Snowball's stemming algorithms, by its Snowball name (`german`, `english`, `porter`).
 ///
@@ -86,11 +87,58 @@ public struct SnowballLanguage: Sendable, Hashable, CustomStringConvertible {
         "yi": "yiddish", "yid": "yiddish",
     ]
 
-    /// The version of Snowball's algorithms (Debian's libstemmer, which has no call for it):
-    /// part of every fingerprint of a stemmed index, so a changed stemmer rebuilds it.
+    /// The Snowball release Fold is built and tested with (libstemmer has no call that says its
+    /// version; on Linux it is linked in from Debian's `libstemmer-dev`, and a test checks that
+    /// package's version against this).
     ///
     /// ```swift
     /// SnowballLanguage.snowballVersion   // "2.2.0"
     /// ```
     public static let snowballVersion = "2.2.0"
+
+    /// What an index stemmed in this language records, so that a changed stemmer rebuilds it: the
+    /// Snowball release, the language, and a digest of what this stemmer makes of a fixed list of
+    /// words (every Snowball stop word and inflected words of many languages), which changes when
+    /// the linked stemmer stems any of them differently, whatever its version says.
+    ///
+    /// ```swift
+    /// SnowballLanguage("english")!.fingerprint   // "snowball2.2.0-english-bc7de471"
+    /// ```
+    public var fingerprint: String {
+        Self.digestLock.withLock {
+            if let known = Self.digests[name] { return known }
+            let made = "snowball\(Self.snowballVersion)-\(name)-\(Self.digest(of: self))"
+            Self.digests[name] = made
+            return made
+        }
+    }
+
+    private static let digestLock = Lock()
+    nonisolated(unsafe) private static var digests: [String: String] = [:]
+
+    /// FNV-1a (32 bits) of every probe word's stem, each followed by a zero byte.
+    static func digest(of language: SnowballLanguage) -> String {
+        guard let state = SnowballState(language) else { return "00000000" }
+        var hash: UInt32 = 0x811C_9DC5
+        func add(_ byte: UInt8) { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        var words = probeWords
+        for list in stopWordLists.keys.sorted() { words += stopWordLists[list]!.split(separator: "\n").map(String.init) }
+        for var word in words {
+            word.withUTF8 { bytes in state.withStem(of: bytes) { stem in stem.forEach(add) } }
+            add(0)
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// Inflected words of Snowball's languages, for ``fingerprint``.
+    static let probeWords = [
+        "running", "generalizations", "relational", "conditionally", "hopefulness", "ponies", "caresses",
+        "hausern", "bucherei", "schonheiten", "verhandlungen", "nationalites", "continuellement", "cantabamos",
+        "organizaciones", "rapidamente", "nazionalita", "gelukkige", "ontwikkelingen", "informacoes", "bibliotecas",
+        "книгами", "красивейших", "βιβλιων", "καλυτερες", "kitaplarımızdan", "gidiyorlardı", "taloissamme",
+        "kirjoittaisivat", "házakban", "szépségesek", "husene", "bilarnas", "hundene", "fortællinger", "lietuviškas",
+        "românești", "tradicionals", "etxeetatik", "rumahnya", "leabhraichean", "књигама", "المكتبات", "والكاتبون",
+        "पुस्तकों", "किताबें", "पुस्तकहरूमा", "புத்தகங்கள்", "գրքերում", "ביכער", "ספֿרים",
+    ]
 }

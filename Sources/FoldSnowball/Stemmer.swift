@@ -77,10 +77,11 @@ public final class Stemmer: Sendable {
     }
 
     /// Calls `body` with the stem of a folded word's UTF-8 bytes (valid only inside `body`),
-    /// without copying them; what `body` returns is returned.
+    /// without copying them; what `body` returns is returned. `body` runs while the stemmer is
+    /// held: it must not call this stemmer.
     ///
     /// ```swift
-    /// let length = stemmer.withStem(of: token.foldedUTF8.withUnsafeBufferPointer { $0 }) { $0.count }
+    /// let length = token.withFoldedUTF8 { folded in stemmer.withStem(of: folded) { $0.count } }
     /// ```
     public func withStem<R>(of foldedUTF8: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try lock.withLock { try state.withStem(of: foldedUTF8, body) }

@@ -104,6 +104,6 @@ let extensionPath: String = {
         let r = try shell("\(python) \(packageRoot)/Tests/Scripts/apsw_locale.py \(extensionPath)")
         #expect(r.status == 0, "\(r.out) \(r.err)")
         let lines = r.out.split(separator: "\n")
-        #expect(lines.count == 22 && lines.allSatisfy { $0.hasPrefix("ok ") }, "\(r.out)")
+        #expect(lines.count == 23 && lines.allSatisfy { $0.hasPrefix("ok ") }, "\(r.out)")
     }
 }

@@ -1,3 +1,4 @@
+import CFoldSQLite
 import CSQLite
 import Foundation
 import Fold
@@ -100,6 +101,59 @@ final class Database {
         #expect(try db.column("SELECT rowid FROM t WHERE t MATCH 'carnes' ORDER BY rowid") == ["1", "2"])
     }
 
+    /// In a prefix phrase FTS5 flags every token as a prefix: only the last stays unstemmed,
+    /// the others are stemmed or dropped as in the documents.
+    @Test func prefixPhrasesStemAllButTheirLastWord() throws {
+        let db = try Database()
+        try db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize = 'snowball english stopwords fold')")
+        try db.execute("INSERT INTO t VALUES ('The Lord of the Rings'), ('Running shoes'), ('lords')")
+        #expect(try db.column("SELECT rowid FROM t WHERE t MATCH '\"lord of the ri\"*'") == ["1"])
+        #expect(try db.column("SELECT rowid FROM t WHERE t MATCH '\"lords of the rings\"'") == ["1"])
+        #expect(try db.column("SELECT rowid FROM t WHERE t MATCH '\"runs shoe\"*'") == ["2"])
+        #expect(try db.column("SELECT rowid FROM t WHERE t MATCH 'lord*' ORDER BY rowid") == ["1", "3"])
+    }
+
+    /// The query builder leaves out words the stemmer drops: a query whose first words are stop
+    /// words still finds what its last word begins.
+    @Test func leadingStopWordsDoNotEmptyAQuery() async throws {
+        let db = try Database()
+        try db.execute("CREATE TABLE docs (body TEXT)")
+        try db.execute("INSERT INTO docs VALUES ('The Runner'), ('Die Häuser')")
+        let stemming = try FTSStemming.snowball("english", droppingStopWords: true)
+        #expect(FTSQuery.match("the runn", folder: Folder(), stemming: stemming) == "(\"runn\"* OR \"runn\")")
+        #expect(FTSQuery.match("the shoe runs", folder: Folder(), stemming: stemming) == "\"shoe\" AND (\"runs\"* OR \"runs\")")
+        #expect(FTSQuery.match("the of ", folder: Folder(), prefixLast: false, stemming: stemming) == nil)
+        let index = try FTSIndex(connection: db.handle, table: "docs_fts", columns: ["body"], content: .external(table: "docs"), stemming: stemming)
+        try index.prepare()
+        #expect(try index.search("the runn").map(\.columns) == [["The [Runner]"]])
+        #expect(try index.search("the the runner").map(\.columns) == [["The [Runner]"]])
+        let results = try await FTSIndexSource(index).search("the runn", limit: 5)
+        #expect(results.totalCount == 1)
+    }
+
+    /// A locale picks its language's stemmer and stop list (made once per language code); one
+    /// that names neither a Snowball language nor a tailoring is the table's. (Here SQLite is
+    /// 3.40, without locales, so the wrapped fold gets none: Tests/Scripts/apsw_locale.py checks
+    /// in SQLite 3.47 that the list is folded with the locale's tailoring, `på` kept in Swedish.)
+    @Test func aLocalesStopWordsAreFoldedWithItsTailoring() throws {
+        let db = try Database()
+        let api = try #require(cfoldsqlite_fts5_api(db.handle))
+        let parsed = try SnowballArguments.parse(["swedish", "stopwords", "fold"]).get()
+        let instance = try #require(SnowballInstance(arguments: parsed, api: UnsafeMutableRawPointer(api)))
+        func stops(_ locale: String?) -> Set<String> {
+            var bytes = Array((locale ?? "").utf8)
+            return bytes.withUnsafeMutableBufferPointer { buffer in
+                instance.lock.withLock {
+                    Set(instance.stemmers(locale: locale == nil ? nil : UnsafeBufferPointer(buffer)).stopWords.map { String(decoding: $0, as: UTF8.self) })
+                }
+            }
+        }
+        #expect(stops(nil).contains("pa") && stops(nil).contains("for"))
+        #expect(stops("de").contains("fur") && !stops("de").contains("pa"))    // German's list
+        #expect(stops("sv_SE") == stops(nil))
+        #expect(stops("xx") == stops(nil))                                       // neither a language nor a tailoring
+    }
+
     @Test func badArgumentsFailToMakeTheTable() throws {
         let db = try Database()
         for tokenize in ["snowball klingon fold", "snowball greek stopwords fold", "snowball german nosuchtokenizer", "snowball german fold nosuchprofile"] {
@@ -127,14 +181,15 @@ final class Database {
 }
 
 @Suite struct StemmedIndexTests {
-    @Test func anIndexStemsRecordsItsStemmerAndRebuildsWhenItChanges() throws {
+    @Test func anIndexStemsRecordsItsStemmerAndRebuildsWhenItChanges() async throws {
         let db = try Database()
         try db.execute("CREATE TABLE docs (body TEXT)")
         try db.execute("INSERT INTO docs VALUES ('Running shoes for Crème brûlée lovers'), ('Run Shoe'), ('Die Häuser')")
         let english = try FTSIndex(connection: db.handle, table: "docs_fts", columns: ["body"], content: .external(table: "docs"),
                                    stemming: try .snowball("english"))
         #expect(try english.prepare())
-        #expect(english.fingerprint == Folder().fingerprint + "+snowball2.2.0-english")
+        #expect(english.fingerprint == Folder().fingerprint + "+" + SnowballLanguage("english")!.fingerprint)
+        #expect(SnowballLanguage("english")!.fingerprint.hasPrefix("snowball2.2.0-english-"))
         #expect(try english.recorded().fingerprint == english.fingerprint)
         #expect(try english.recorded().tokenize == "snowball english fold search")
         // The last word finds its stem and what it begins; matches marked in the original.
@@ -145,7 +200,7 @@ final class Database {
         #expect(try english.search("lovers crem").map(\.columns) == [["Running shoes for [Crème] brûlée [lovers]"]])
         // The live-search source marks stemmed matches too.
         let live = FTSIndexSource(english)
-        let results = try awaitResult { try await live.search("shoes", limit: 10) }
+        let results = try await live.search("shoes", limit: 10)
         #expect(results.matches.map { m in m.ranges.map { String(m.text[$0]) } }.sorted { $0.description < $1.description } == [["Shoe"], ["shoes"]])
         // Another stemmer: the index is stale and rebuilt.
         let german = try FTSIndex(connection: db.handle, table: "docs_fts", columns: ["body"], content: .external(table: "docs"),
@@ -153,7 +208,7 @@ final class Database {
         #expect(try german.needsRebuild())
         #expect(try german.prepare())
         #expect(try german.search("haus").map(\.columns) == [["Die [Häuser]"]])
-        #expect(try german.recorded().fingerprint == Folder().fingerprint + "+snowball2.2.0-german-stopwords")
+        #expect(try german.recorded().fingerprint == Folder().fingerprint + "+" + SnowballLanguage("german")!.fingerprint + "-stopwords")
         // Reopened as it was built.
         let reopened = try #require(try FTSIndex.existing(connection: db.handle, table: "docs_fts", columns: ["body"], content: .external(table: "docs")))
         #expect(reopened.stemming == german.stemming && reopened.fingerprint == german.fingerprint)
@@ -174,26 +229,10 @@ final class Database {
     @Test func badStemmingArgumentsAreErrors() {
         #expect(throws: StemmerError.unknownLanguage("klingon")) { try FTSStemming.snowball("klingon") }
         #expect(throws: StemmerError.noStopWords(SnowballLanguage("greek")!)) { try FTSStemming.snowball("greek", droppingStopWords: true) }
-        #expect(FTSStemming.snowball(recorded: ["snowball", "german", "stopwords"], profile: .search)?.fingerprint == "snowball2.2.0-german-stopwords")
+        #expect(FTSStemming.snowball(recorded: ["snowball", "german", "stopwords"], profile: .search)?.fingerprint == SnowballLanguage("german")!.fingerprint + "-stopwords")
     }
 }
 
 extension Statement {
     func with(_ body: (Statement) throws -> Void) rethrows { try body(self) }
-}
-
-/// Runs an async throwing call to completion from a synchronous test.
-func awaitResult<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-    let box = ResultBox<T>()
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        do { box.value = .success(try await body()) } catch { box.value = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try box.value!.get()
-}
-
-final class ResultBox<T>: @unchecked Sendable {
-    var value: Result<T, Error>?
 }

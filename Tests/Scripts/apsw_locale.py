@@ -71,4 +71,10 @@ check("snowball de stop words dropped", rows("SELECT count(*) FROM docs WHERE do
 check("snowball de tailoring passed on", rows("SELECT body FROM docs WHERE docs MATCH fts5_locale('de', 'müller')"), [("Mueller läuft",)])
 db.execute("CREATE VIRTUAL TABLE dv USING fts5vocab(docs, 'row')")
 check("snowball vocabulary", [t for (t,) in rows("SELECT term FROM dv ORDER BY term")], ["haus", "hauser", "lauft", "lover", "lovers", "mull", "muller", "run", "running", "shoe", "shoes"])
+# A locale of the table's own language: the stop list is folded with that locale's tailoring
+# (Swedish keeps å and ö, so på and för are dropped as typed, not only pa and for).
+db.execute("CREATE VIRTUAL TABLE sv USING fts5(body, tokenize = 'snowball swedish stopwords fold', locale = 1)")
+db.execute("INSERT INTO sv VALUES (fts5_locale('sv', 'Boken på bordet för dig')), ('Boken pa bordet for dig')")
+db.execute("CREATE VIRTUAL TABLE svv USING fts5vocab(sv, 'row')")
+check("snowball sv stop words under the sv tailoring", [t for (t,) in rows("SELECT term FROM svv ORDER BY term")], ["bok", "boken", "bordet"])
 sys.exit(1 if failures else 0)

@@ -26,7 +26,7 @@ struct TokensCommand: ParsableCommand {
               1	8	10	½
               2	8	10	½
               foldcheck tokens --stem german --stop-words "Die Häuser für alle"
-              haus	4	12	Häuser
+              haus	4	11	Häuser
             """
     )
 
