@@ -46,7 +46,8 @@ extension SQLiteRegistration {
     /// - A document word is indexed as its stem, with the unstemmed (folded) word beside it at
     ///   the same position, so a prefix query (`runni*`, `hause*`) finds `running` and `Häuser`
     ///   although their stems are `run` and `haus`; a query word is stemmed, a prefix query's
-    ///   last word is not.
+    ///   last word is not. (So a query's stem also finds a document's word that is that stem
+    ///   unstemmed: `accidental`, stem `accident`, finds `accident`, whose own stem is `accid`.)
     /// - Each token keeps the wrapped tokenizer's byte range, so `highlight()` marks `Running`.
     /// - With `stopwords`, the languages' Snowball stop words are dropped from documents and
     ///   queries (not from prefix queries); the list is tokenized by the wrapped tokenizer, so it
