@@ -8,6 +8,21 @@ import Testing
 /// engine reads no ICU at run time, so these are what make the fold ICU's.
 @Suite struct UnicodeDataTests {
     /// The tables name the linked ICU's versions: a different ICU fails here, naming both.
+    @Test func theMarksPolicyAsksTheSameWithAndWithoutItsExplanation() {
+        // ScalarPolicy.removesMark (the pages' question) is markDecision's .removed, and the
+        // case-folding shortcut caseFolds is caseFolding's change, for every code point.
+        var differ: [UInt32] = []
+        for c in UInt32(0)...0x10FFFF {
+            let removed: Bool
+            if case .removed = ScalarPolicy.markDecision(c) { removed = true } else { removed = false }
+            if removed != ScalarPolicy.removesMark(c) { differ.append(c) }
+            for turkic in [false, true] where UnicodeData.caseFolds(c, turkic: turkic) != (UnicodeData.caseFolding(of: c, turkic: turkic) != [c]) {
+                differ.append(c)
+            }
+        }
+        #expect(differ.isEmpty, "\(differ.prefix(10).map { String($0, radix: 16) })")
+    }
+
     @Test func tablesAreFromTheLinkedICU() {
         #expect(UnicodeData.icuVersion == ICU.icuVersion, "Fold's Unicode data is from ICU \(FoldVersions.icu), the tests link ICU \(ICU.icuVersionName): run make generate")
         #expect(UnicodeData.unicodeVersion == ICU.unicodeVersion, "Fold's Unicode data is Unicode \(FoldVersions.unicode), the linked ICU's is \(ICU.unicodeVersionName): run make generate")

@@ -102,17 +102,24 @@ struct ScalarPipeline: Sendable {
             // U+0345 YPOGEGRAMMENI (the iota subscript of ᾳ, ῃ, ῳ and the prosgegrammeni of ᾼ)
             // case-folds to ι, which the marks step would no longer see. Modern monotonic
             // Greek drops it, as PostgreSQL's unaccent does, so ᾠδή meets ωδή.
-            var kept: [UInt32] = []
-            var notes: [String] = []
-            for x in s {
-                if UnicodeData.caseFolding(of: x, turkic: turkic) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
-                    notes.append("U+\(hex(x)) removed before case folding: \(why)")
-                } else {
-                    kept.append(x)
+            if traces == nil {
+                // Without an explanation: no notes, no strings.
+                if s.contains(where: { ScalarPolicy.removesMark($0) && UnicodeData.caseFolds($0, turkic: turkic) }) {
+                    s = s.filter { !(ScalarPolicy.removesMark($0) && UnicodeData.caseFolds($0, turkic: turkic)) }
                 }
+            } else {
+                var kept: [UInt32] = []
+                var notes: [String] = []
+                for x in s {
+                    if UnicodeData.caseFolding(of: x, turkic: turkic) != [x], case .removed(let why) = ScalarPolicy.markDecision(x) {
+                        notes.append("U+\(hex(x)) removed before case folding: \(why)")
+                    } else {
+                        kept.append(x)
+                    }
+                }
+                record(&traces, "marks", s, kept, notes)
+                s = kept
             }
-            record(&traces, "marks", s, kept, notes)
-            s = kept
         }
         if steps.foldsCase {
             let folded = s.flatMap { UnicodeData.caseFolding(of: $0, turkic: turkic) }
@@ -125,7 +132,9 @@ struct ScalarPipeline: Sendable {
             record(&traces, "ignorable removed", s, kept)
             s = kept
         }
-        if steps.removesMarks {
+        if steps.removesMarks && traces == nil {
+            if s.contains(where: ScalarPolicy.removesMark) { s = s.filter { !ScalarPolicy.removesMark($0) } }
+        } else if steps.removesMarks {
             var kept: [UInt32] = []
             var notes: [String] = []
             for x in s {

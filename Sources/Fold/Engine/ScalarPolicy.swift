@@ -41,6 +41,19 @@ package enum ScalarPolicy {
     /// kept: it makes a different letter in its script (kana voicing marks, Indic vowel signs,
     /// viramas and nuktas, Thai and Lao vowels and tone marks, ...). Spacing marks (Mc) are
     /// always kept: they are vowel signs of abugidas.
+    /// Whether ``markDecision(_:)`` removes `scalar`, without making its explanation (the
+    /// pipeline's pages ask this of every mark; the tests hold the two equal for every code point).
+    package static func removesMark(_ scalar: UInt32) -> Bool {
+        let category = UnicodeData.generalCategoryValue(scalar)
+        // ICU's UCharCategory: 6 Mn, 7 Me (8, Mc, is always kept).
+        guard category == 6 || category == 7 else { return false }
+        let scripts = UnicodeData.scriptExtensions(of: scalar)
+        if scripts.allSatisfy({ $0 == inherited || $0 == common }) {
+            return genericDiacriticBlocks.contains(where: { $0.contains(scalar) })
+        }
+        return scripts.allSatisfy { markRemovingScripts.contains($0) }
+    }
+
     package static func markDecision(_ scalar: UInt32) -> MarkDecision {
         let category = UnicodeData.generalCategory(scalar)
         guard category == "Mn" || category == "Me" else {
@@ -65,14 +78,23 @@ package enum ScalarPolicy {
     /// Latin letters that no decomposition splits, folded by CLDR's Latin-ASCII data as ICU
     /// ships it, when the result is ASCII letters: æ→ae, ø→o, ł→l, đ→d, þ→th, ı→i, ƒ→f.
     package static func letterFold(_ scalar: UInt32) -> [UInt32]? {
-        GeneratedLatinASCII.letters[scalar]
+        guard letterBlocks.mayContain(scalar) else { return nil }
+        return GeneratedLatinASCII.letters[scalar]
     }
+
+    /// The blocks of the tables' keys: most code points need no hashing to learn they have no
+    /// entry (a new profile's pages ask every step of every code point).
+    static let letterBlocks = ScalarBlocks(GeneratedLatinASCII.letters.keys)
+    static let asciiBlocks = ScalarBlocks(GeneratedLatinASCII.ascii.keys)
+    static let additionBlocks = ScalarBlocks(GeneratedASCIIAdditions.entries.keys)
+    static let kanaBlocks = ScalarBlocks(UnicodeData.kanaTwins.keys)
 
     /// ``letterFold(_:)`` unless the tailoring keeps the letter as a letter of its own (ø in
     /// Danish, ı in Turkish).
     package static func letterFold(_ scalar: UInt32, _ tailoring: FoldProfile.Tailoring) -> [UInt32]? {
+        guard let folded = letterFold(scalar) else { return nil }
         if tailoring != .none && keptLetters(tailoring).contains(scalar) { return nil }
-        return letterFold(scalar)
+        return folded
     }
 
     // MARK: Kana
@@ -84,7 +106,7 @@ package enum ScalarPolicy {
     /// KATAKANA-HIRAGANA, it is both scripts'). ヷ ヸ ヹ ヺ and ヴ ガ ... decompose first, so
     /// their voicing mark stays: ヷ → わ + U+3099.
     package static func kanaFold(_ scalar: UInt32) -> UInt32? {
-        guard scalar >= 0x3000 else { return nil }
+        guard scalar >= 0x3000, kanaBlocks.mayContain(scalar) else { return nil }
         return kanaTwins[scalar]
     }
 
@@ -173,8 +195,10 @@ package enum ScalarPolicy {
         if scalar < 0x80 {
             return scalar != 0x20 && UnicodeData.isWhiteSpace(scalar) ? [0x20] : nil
         }
-        if apostrophes.contains(scalar) { return [0x27] }
-        if quotationMarks.contains(scalar) { return [0x22] }
+        if scalar == 0x02BC || (0x2018...0x2036).contains(scalar) {
+            if apostrophes.contains(scalar) { return [0x27] }
+            if quotationMarks.contains(scalar) { return [0x22] }
+        }
         if scalar == 0x2044 || scalar == 0x2215 { return [0x2F] }
         if scalar == 0x2026 { return [0x2E, 0x2E, 0x2E] }
         if scalar == 0x2212 || (UnicodeData.isDashPunctuation(scalar) && !notDashes.contains(scalar)) { return [0x2D] }
@@ -209,11 +233,36 @@ package enum ScalarPolicy {
     /// Then Fold's ASCII additions (``ASCIIAdditionRules``) for what Latin-ASCII leaves:
     /// ǝ → e, ⓫ → 11, ❨ → (.
     package static func asciiFold(_ scalar: UInt32) -> [UInt32]? {
-        GeneratedLatinASCII.ascii[scalar] ?? asciiAddition(scalar)?.fold
+        if asciiBlocks.mayContain(scalar), let folded = GeneratedLatinASCII.ascii[scalar] { return folded }
+        return asciiAddition(scalar)?.fold
     }
 
     /// The ASCII addition for `scalar` (GeneratedASCIIAdditions.swift).
     package static func asciiAddition(_ scalar: UInt32) -> ASCIIAddition? {
-        GeneratedASCIIAdditions.entries[scalar]
+        guard additionBlocks.mayContain(scalar) else { return nil }
+        return GeneratedASCIIAdditions.entries[scalar]
+    }
+}
+
+/// Which blocks of sixteen code points hold a key of a table (a bit each, 8.5 KB): a code point
+/// outside them is not a key, with no hashing.
+struct ScalarBlocks: Sendable {
+    private let bits: [UInt64]
+
+    init<Keys: Sequence>(_ keys: Keys) where Keys.Element == UInt32 {
+        var bits = [UInt64](repeating: 0, count: (0x110000 >> 4) / 64)
+        for key in keys where key < 0x110000 {
+            let block = Int(key >> 4)
+            bits[block >> 6] |= 1 << UInt64(block & 63)
+        }
+        self.bits = bits
+    }
+
+    /// False when no key is in `scalar`'s block.
+    @inline(__always)
+    func mayContain(_ scalar: UInt32) -> Bool {
+        guard scalar < 0x110000 else { return false }
+        let block = Int(scalar >> 4)
+        return bits[block >> 6] & (1 << UInt64(block & 63)) != 0
     }
 }
