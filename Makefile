@@ -7,7 +7,8 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
+# wasm, test-wasm: Fold in the browser (Wasm/, Scripts/build-wasm.sh).
+.PHONY: wasm test-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -160,6 +161,10 @@ vectors: build
 
 clean:
 	rm -rf .build .build-test .build-tsan .build-apsw .build-docs Benchmarks/.build Fuzz/.build Integrations/.build Postgres/.build
+
+# fold.wasm (Embedded Swift, wasm32): Fold's sources, tables and API for a web page, in .build-wasm/.
+wasm:
+	@PATH="$(dir $(realpath $(shell command -v $(SWIFT)))):$$PATH" ./Scripts/build-wasm.sh
 
 # Fold in PostgreSQL (Postgres/, its own package): postgres-extension, test-postgres, bench-postgres.
 include Postgres/Makefile.inc

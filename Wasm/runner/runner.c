@@ -1,0 +1,147 @@
+// fold-runner.wasm: fold.wasm's objects linked with this WASI command, so that a WASI runtime
+// (the toolchain's `wasmkit run`) drives the very API a page calls. The native tests compare what
+// it prints with Fold's own fold byte for byte (Tests/FoldTests/WasmTests.swift).
+//
+//   wasmkit run fold-runner.wasm MODE PROFILE... < lines
+//
+// MODE fold: each profile's fingerprint line ("# NAME FINGERPRINT"), then each stdin line folded.
+// MODE tokens: the same, each line's tokens as "START-END:FOLDED" separated by spaces.
+// A line that is not UTF-8 prints "invalid@OFFSET". Lines are split on "\n" alone.
+#include "FoldWasmLibc.h"
+
+#define WASI(name) __attribute__((import_module("wasi_snapshot_preview1"), import_name(#name)))
+typedef struct { const void *base; size_t length; } IOVec;
+WASI(fd_read) int32_t wasi_fd_read(int32_t fd, const IOVec *iovs, size_t count, size_t *read);
+WASI(fd_write) int32_t wasi_fd_write(int32_t fd, const IOVec *iovs, size_t count, size_t *written);
+WASI(args_sizes_get) int32_t wasi_args_sizes_get(size_t *count, size_t *size);
+WASI(args_get) int32_t wasi_args_get(char **argv, char *buffer);
+WASI(proc_exit) _Noreturn void wasi_proc_exit(int32_t code);
+
+// fold.wasm's API (Wasm/Embedded/Exports.swift).
+int32_t fold_folder(const uint8_t *name, int32_t count);
+int32_t fold_fingerprint(int32_t folder);
+int32_t fold_utf8(int32_t folder, const uint8_t *text, int32_t count);
+int32_t fold_tokens(int32_t folder, const uint8_t *text, int32_t count);
+uint8_t *fold_result(void);
+
+// The host's print for fatalError (libc.c imports it from "env"): stderr here.
+void fold_host_print(const char *text, size_t length) {
+    IOVec v[2] = {{text, length}, {"\n", 1}};
+    size_t written;
+    wasi_fd_write(2, v, 2, &written);
+}
+
+static uint8_t *out;
+static size_t out_length, out_capacity;
+
+static void flush(void) {
+    size_t done = 0;
+    while (done < out_length) {
+        IOVec v = {out + done, out_length - done};
+        size_t written = 0;
+        if (wasi_fd_write(1, &v, 1, &written) != 0) wasi_proc_exit(74);
+        done += written;
+    }
+    out_length = 0;
+}
+
+static void emit(const void *bytes, size_t count) {
+    if (out_length + count > out_capacity) {
+        flush();
+        if (count > out_capacity) {
+            free(out);
+            out_capacity = count * 2;
+            out = malloc(out_capacity);
+        }
+    }
+    memcpy(out + out_length, bytes, count);
+    out_length += count;
+}
+
+static void emit_string(const char *s) { emit(s, strlen(s)); }
+
+static void emit_number(uint32_t n) {
+    char digits[12];
+    int k = 12;
+    do { digits[--k] = (char)('0' + n % 10); n /= 10; } while (n);
+    emit(digits + k, 12 - k);
+}
+
+static uint32_t read32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+void _start(void) {
+    out_capacity = 1 << 20;
+    out = malloc(out_capacity);
+    size_t argc, argv_size;
+    wasi_args_sizes_get(&argc, &argv_size);
+    char **argv = malloc(sizeof(char *) * (argc + 1));
+    char *argv_buffer = malloc(argv_size);
+    wasi_args_get(argv, argv_buffer);
+    if (argc < 3) {
+        emit_string("usage: fold-runner.wasm fold|tokens PROFILE... < lines\n");
+        flush();
+        wasi_proc_exit(64);
+    }
+    int tokens = strlen(argv[1]) == 6 && memcmp(argv[1], "tokens", 6) == 0;
+
+    // All of stdin.
+    size_t length = 0, capacity = 1 << 20;
+    uint8_t *input = malloc(capacity);
+    for (;;) {
+        if (length == capacity) input = realloc(input, capacity *= 2);
+        IOVec v = {input + length, capacity - length};
+        size_t n = 0;
+        if (wasi_fd_read(0, &v, 1, &n) != 0) wasi_proc_exit(74);
+        if (n == 0) break;
+        length += n;
+    }
+
+    for (size_t a = 2; a < argc; a++) {
+        int32_t folder = fold_folder((const uint8_t *)argv[a], (int32_t)strlen(argv[a]));
+        if (folder < 0) {
+            emit_string("unknown profile ");
+            emit_string(argv[a]);
+            emit_string("\n");
+            flush();
+            wasi_proc_exit(64);
+        }
+        emit_string("# ");
+        emit_string(argv[a]);
+        emit_string(" ");
+        int32_t n = fold_fingerprint(folder);
+        emit(fold_result(), (size_t)n);
+        emit_string("\n");
+        size_t start = 0;
+        while (start < length) {
+            size_t end = start;
+            while (end < length && input[end] != '\n') end++;
+            int32_t r = tokens ? fold_tokens(folder, input + start, (int32_t)(end - start))
+                               : fold_utf8(folder, input + start, (int32_t)(end - start));
+            if (r < 0) {
+                emit_string("invalid@");
+                emit_number((uint32_t)(-r - 1));
+            } else if (!tokens) {
+                emit(fold_result(), (size_t)r);
+            } else {
+                const uint8_t *p = fold_result();
+                uint32_t count = read32(p);
+                const uint8_t *words = p + 4 + 12 * count;
+                for (uint32_t t = 0; t < count; t++) {
+                    const uint8_t *entry = p + 4 + 12 * t;
+                    uint32_t word_length = read32(entry + 8);
+                    if (t) emit_string(" ");
+                    emit_number(read32(entry));
+                    emit_string("-");
+                    emit_number(read32(entry + 4));
+                    emit_string(":");
+                    emit(words, word_length);
+                    words += word_length;
+                }
+            }
+            emit_string("\n");
+            start = end + 1;
+        }
+    }
+    flush();
+    wasi_proc_exit(0);
+}
