@@ -87,6 +87,9 @@ NAME=fold
 "$WASM_LD" "${LINK[@]}" "${EXPORTS[@]}" "${OBJECTS[@]}" "$LIB/libswiftUnicodeDataTables.a" -o "$OUT/$NAME.wasm"
 echo "build-wasm: $OUT/$NAME.wasm ($(wc -c < "$OUT/$NAME.wasm") bytes)" >&2
 
+# The page's scripts beside fold.wasm: the kit `foldcheck web` copies.
+if [ "$DICTIONARIES" = 1 ]; then cp Wasm/web/fold.js Wasm/web/search.js Wasm/web/index.html "$OUT/"; fi
+
 # fold-runner.wasm: the same objects and a WASI command (Wasm/runner/runner.c) that calls the
 # same API, for `wasmkit run` in the tests.
 if [ "$DICTIONARIES" = 1 ]; then

@@ -31,7 +31,7 @@ struct FoldCheck: ParsableCommand {
             quietly with 0.
             """,
         version: "0.1.0",
-        subcommands: [FoldCommand.self, FindCommand.self, TokensCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self],
+        subcommands: [FoldCommand.self, FindCommand.self, TokensCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self, WebCommand.self],
         defaultSubcommand: FoldCommand.self
     )
 

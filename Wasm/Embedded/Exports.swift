@@ -6,7 +6,7 @@
 // - The host allocates input with fold_alloc(n), writes UTF-8 there, and frees it with fold_free.
 // - A call writes its result in one shared result buffer: fold_result() is its address, valid
 //   until the next call; the call returns the result's length in bytes.
-// - Invalid UTF-8 returns -(offset + 1): the offset of the first bad byte. Other errors: -1 (an
+// - Invalid UTF-8 returns -(offset + 2), offset that of the first bad byte. Other errors: -1 (an
 //   unknown profile name, an unknown handle). Nothing traps on any input.
 // - Numbers in results are little-endian u32.
 
@@ -49,9 +49,9 @@ private func input(_ pointer: UnsafePointer<UInt8>?, _ count: Int32) -> UnsafeBu
     UnsafeBufferPointer(start: count > 0 ? pointer : nil, count: Int(max(0, count)))
 }
 
-/// -(offset + 1) for invalid UTF-8, nil for valid.
+/// -(offset + 2) for invalid UTF-8, nil for valid.
 private func invalid(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-    UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(bytes)).map { -Int32($0) - 1 }
+    UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(bytes)).map { -Int32($0) - 2 }
 }
 
 private func folder(_ handle: Int32) -> Folder? {
@@ -150,7 +150,7 @@ public func fold_index_new(_ handle: Int32) -> Int32 {
 
 /// Adds texts to an index: the UTF-8 at `text` holds them separated by "\n" (a final "\n" adds
 /// no empty text). Their ids continue from the index's count. Returns the index's count, or
-/// -(offset + 1) for invalid UTF-8 (nothing is added).
+/// -(offset + 2) for invalid UTF-8 (nothing is added).
 @_cdecl("fold_index_add")
 public func fold_index_add(_ handle: Int32, _ text: UnsafePointer<UInt8>?, _ count: Int32) -> Int32 {
     guard handle >= 0 && Int(handle) < indexes.count else { return -1 }
@@ -179,18 +179,22 @@ private func matcher(_ folder: Folder, _ query: UnsafeBufferPointer<UInt8>, _ mo
     return Matcher(String(decoding: query, as: UTF8.self), folder: folder, mode: mode)
 }
 
-/// Searches an index (Matcher over SearchIndex, as LiveSearch does): mode 0 substring, 1 word
-/// prefixes in order, 2 word prefixes in any order. The result: how many texts match, then the
+/// Searches the texts `from..<to` of an index (Matcher over SearchIndex, as LiveSearch does):
+/// mode 0 substring, 1 word prefixes in order, 2 word prefixes in any order. A page searches a
+/// large index a block at a time, so that a newer keystroke can stop a stale search between
+/// blocks (LiveSearch's cancellation). The result: how many texts of the range match, then the
 /// ids of the first `limit` of them, in order.
 @_cdecl("fold_index_search")
-public func fold_index_search(_ handle: Int32, _ query: UnsafePointer<UInt8>?, _ count: Int32, _ mode: Int32, _ limit: Int32) -> Int32 {
+public func fold_index_search(_ handle: Int32, _ query: UnsafePointer<UInt8>?, _ count: Int32, _ mode: Int32,
+                              _ limit: Int32, _ from: Int32, _ to: Int32) -> Int32 {
     guard handle >= 0 && Int(handle) < indexes.count else { return -1 }
     let bytes = input(query, count)
     if let bad = invalid(bytes) { return bad }
     let index = indexes[Int(handle)]
+    let lower = min(max(0, Int(from)), index.count), upper = min(max(lower, Int(to)), index.count)
     let m = matcher(index.folder, bytes, mode)
     var ids: [Int] = []
-    let total = (try? m.matchingKeys(in: index, 0..<index.count, first: Int(max(0, limit))) { ids.append($0) }) ?? 0
+    let total = (try? m.matchingKeys(in: index, lower..<upper, first: Int(max(0, limit))) { ids.append($0) }) ?? 0
     resetResult()
     put(total)
     for id in ids { put(id) }

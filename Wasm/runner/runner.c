@@ -117,9 +117,13 @@ void _start(void) {
             while (end < length && input[end] != '\n') end++;
             int32_t r = tokens ? fold_tokens(folder, input + start, (int32_t)(end - start))
                                : fold_utf8(folder, input + start, (int32_t)(end - start));
-            if (r < 0) {
+            if (r == -1) {
+                emit_string("error\n");
+                flush();
+                wasi_proc_exit(70);
+            } else if (r < 0) {
                 emit_string("invalid@");
-                emit_number((uint32_t)(-r - 1));
+                emit_number((uint32_t)(-r - 2));
             } else if (!tokens) {
                 emit(fold_result(), (size_t)r);
             } else {

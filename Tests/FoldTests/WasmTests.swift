@@ -1,0 +1,156 @@
+import Foundation
+@testable import Fold
+import Testing
+
+/// fold.wasm (`make wasm`: Fold's sources built for WebAssembly) folds and tokenizes exactly as
+/// the native library: the test corpora, the test vectors and Unicode's NormalizationTest.txt,
+/// every line in every profile, byte for byte, token ranges included, and the fingerprints. Run
+/// under the toolchain's `wasmkit` (fold-runner.wasm: fold.wasm's objects with a WASI command)
+/// and in headless Chromium (fold.wasm itself, through the page's fold.js). Nothing here skips:
+/// without fold.wasm, wasmkit, Chromium or the corpora each test fails and says what to run.
+@Suite(.serialized) struct WasmTests {
+    static let kit = packageRoot + "/.build-wasm"
+    static let profiles = (FoldProfile.presets + FoldProfile.tailoredPresets).map(\.name)
+
+    /// Every input file, in one: the corpora (`make test-wasm` writes 1 MB of each into
+    /// .build-wasm/corpora), the vectors, NormalizationTest.txt, the multilingual fixture, and
+    /// lines the others lack (invalid UTF-8, the dictionary scripts, empty lines).
+    static func input() throws -> URL {
+        var paths = ["english", "european", "mixed"].map { kit + "/corpora/\($0).txt" }
+        paths += try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/TestVectors")
+            .filter { $0.hasSuffix(".tsv") }.sorted().map { packageRoot + "/TestVectors/" + $0 }
+        paths += [packageRoot + "/TestVectors/NormalizationTest.txt", packageRoot + "/Tests/FoldCheckTests/Fixtures/multilingual.txt"]
+        var all = Data()
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw WasmTestSetup(message: "cannot read \(path): run `make test-wasm` (it builds fold.wasm and writes the test corpora)")
+            }
+            all += data
+            if data.last != 0x0A { all.append(0x0A) }
+        }
+        all += Data("ภาษาไทยง่ายนิดเดียว\nພາສາລາວ ສະບາຍດີ\nភាសាខ្មែរ សួស្តី\nမြန်မာဘာသာ မင်္ဂလာပါ\n\n  \nCrème\u{301} brûlée ǅ ﬁ ½\n".utf8)
+        all += Data([0x43, 0xFF, 0x65, 0x0A, 0xC3, 0x0A, 0x61, 0xE2, 0x82, 0x0A, 0xED, 0xA0, 0x80, 0x0A])
+        let url = URL(fileURLWithPath: kit + "/same-fold-input.txt")
+        try all.write(to: url)
+        return url
+    }
+
+    /// What fold-runner.wasm prints, made by the native library.
+    static func native(_ mode: String, _ input: Data) -> Data {
+        var out = Data()
+        for name in profiles {
+            let folder = Folder(FoldProfile(named: name)!)
+            out += Data("# \(name) \(folder.fingerprint)\n".utf8)
+            var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+            if input.last == 0x0A { lines.removeLast() }
+            for line in lines {
+                let bytes = Array(line)
+                do {
+                    if mode == "fold" {
+                        out += try folder.fold(utf8: bytes)
+                    } else {
+                        let tokens = try folder.tokens(inUTF8: bytes)
+                        for (k, token) in tokens.enumerated() {
+                            out += Data("\(k > 0 ? " " : "")\(token.originalUTF8Range.lowerBound)-\(token.originalUTF8Range.upperBound):".utf8)
+                            out += token.foldedUTF8
+                        }
+                    }
+                } catch {
+                    out += Data("invalid@\(error.byteOffset)".utf8)
+                }
+                out.append(0x0A)
+            }
+        }
+        return out
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdin: URL?) throws -> (status: Int32, out: Data, err: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let stdin { process.standardInput = try FileHandle(forReadingFrom: stdin) }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        var output = Data()
+        let reader = Thread { output = out.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return (process.terminationStatus, output, String(decoding: errors, as: UTF8.self))
+    }
+
+    /// The first line where two outputs differ, for the failure message.
+    static func firstDifference(_ expected: Data, _ actual: Data) -> String {
+        let e = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let a = actual.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for k in 0..<max(e.count, a.count) {
+            let x = k < e.count ? String(decoding: e[k], as: UTF8.self) : "(none)"
+            let y = k < a.count ? String(decoding: a[k], as: UTF8.self) : "(none)"
+            if x != y { return "output line \(k + 1): native \(x.debugDescription), wasm \(y.debugDescription)" }
+        }
+        return "the same lines"
+    }
+
+    static func wasmkit() throws -> String {
+        let toolchain = URL(fileURLWithPath: CommandLine.arguments[0]).path
+        for candidate in ["/opt/swift/usr/bin/wasmkit"] + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map({ "\($0)/wasmkit" })
+        where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        throw WasmTestSetup(message: "wasmkit is not on PATH (the Swift 6.2+ toolchain ships it; \(toolchain))")
+    }
+
+    @Test(arguments: ["fold", "tokens"])
+    func wasmkitFoldsAsNative(mode: String) throws {
+        let runner = Self.kit + "/fold-runner.wasm"
+        guard FileManager.default.fileExists(atPath: runner) else {
+            Issue.record("\(runner) is missing: run `make wasm` (or `make test-wasm`)")
+            return
+        }
+        let input = try Self.input()
+        let expected = Self.native(mode, try Data(contentsOf: input))
+        let result = try Self.run(try Self.wasmkit(), ["run", runner, mode] + Self.profiles, stdin: input)
+        #expect(result.status == 0, "wasmkit run: \(result.err)")
+        #expect(result.out == expected, "fold-runner.wasm \(mode) under wasmkit differs from the native fold: \(Self.firstDifference(expected, result.out))")
+    }
+
+    @Test(arguments: ["fold", "tokens"])
+    func chromiumFoldsAsNative(mode: String) throws {
+        guard FileManager.default.fileExists(atPath: Self.kit + "/fold.wasm") else {
+            Issue.record("\(Self.kit)/fold.wasm is missing: run `make wasm` (or `make test-wasm`)")
+            return
+        }
+        let input = try Self.input()
+        let expected = Self.native(mode, try Data(contentsOf: input))
+        let out = Self.kit + "/same-fold-chromium-\(mode).txt"
+        let result = try Self.run("/usr/bin/python3", [packageRoot + "/Tests/Browser/same_fold.py", "--kit", Self.kit,
+                                                       "--mode", mode, "--input", input.path, "--out", out] + Self.profiles, stdin: nil)
+        #expect(result.status == 0, "same_fold.py (headless Chromium; Scripts/ensure-browser.sh installs it): \(result.err)")
+        let actual = (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()
+        #expect(actual == expected, "fold.wasm \(mode) in Chromium differs from the native fold: \(Self.firstDifference(expected, actual))")
+    }
+
+    /// The fingerprints fold.wasm reports are the native ones (also on each output's header
+    /// lines above; this names them).
+    @Test func fingerprintsAreNative() throws {
+        let runner = Self.kit + "/fold-runner.wasm"
+        guard FileManager.default.fileExists(atPath: runner) else {
+            Issue.record("\(runner) is missing: run `make wasm`")
+            return
+        }
+        let empty = URL(fileURLWithPath: Self.kit + "/empty.txt")
+        try Data().write(to: empty)
+        let result = try Self.run(try Self.wasmkit(), ["run", runner, "fold"] + Self.profiles, stdin: empty)
+        let lines = String(decoding: result.out, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines == Self.profiles.map { "# \($0) \(Folder(FoldProfile(named: $0)!).fingerprint)" })
+        #expect(lines.first == "# search fold4-search-u15.0-cldr42-d00b9dd5")
+    }
+}
+
+struct WasmTestSetup: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
