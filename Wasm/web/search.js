@@ -89,7 +89,12 @@ async function search(generation, query) {
 
 function highlighted(text, query) {
     const bytes = encoder.encode(text);
-    const ranges = page.fold.matches(page.folder, query, mode(), bytes);
+    // Adjacent ranges are one highlight (がいど matches ガ, イ and ド, each a word of its own).
+    const ranges = [];
+    for (const [start, end] of page.fold.matches(page.folder, query, mode(), bytes)) {
+        const last = ranges[ranges.length - 1];
+        if (last && start === last[1]) last[1] = end; else ranges.push([start, end]);
+    }
     const parts = [];
     let at = 0;
     for (const [start, end] of ranges) {
