@@ -28,6 +28,14 @@ CLANG="$BIN/clang"
 WASM_LD="$BIN/wasm-ld"
 [ -x "$WASM_LD" ] || { echo "build-wasm.sh: $WASM_LD not found (a Swift 6.2+ toolchain ships it)" >&2; exit 69; }
 OBJ="$OUT/obj"
+NAME=fold
+[ "$DICTIONARIES" = 1 ] || NAME=fold-no-dictionaries
+# Up to date: nothing it is built from is newer than it (swiftc -wmo rebuilds the whole module).
+if [ -f "$OUT/$NAME.wasm" ] && [ -z "$(find Sources/Fold Sources/CFoldUnicodeData Sources/CFoldBreakData Sources/CFoldSupport \
+        Wasm "$0" -newer "$OUT/$NAME.wasm" -type f 2>/dev/null | head -1)" ]; then
+    echo "build-wasm: $OUT/$NAME.wasm is up to date" >&2
+    exit 0
+fi
 mkdir -p "$OBJ/modules"
 
 # Clang module maps for Fold's C targets (SwiftPM makes these for the native build).
@@ -82,8 +90,6 @@ for name in fold_alloc fold_free fold_result fold_profiles fold_folder fold_fing
 done
 LIB="$(dirname "$BIN")/lib/swift/embedded/wasm32-unknown-none-wasm"
 LINK=(--no-entry --gc-sections --error-limit=0 --strip-all -z stack-size=1048576 --export-memory)
-NAME=fold
-[ "$DICTIONARIES" = 1 ] || NAME=fold-no-dictionaries
 "$WASM_LD" "${LINK[@]}" "${EXPORTS[@]}" "${OBJECTS[@]}" "$LIB/libswiftUnicodeDataTables.a" -o "$OUT/$NAME.wasm"
 echo "build-wasm: $OUT/$NAME.wasm ($(wc -c < "$OUT/$NAME.wasm") bytes)" >&2
 

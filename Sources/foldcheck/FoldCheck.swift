@@ -19,6 +19,7 @@ struct FoldCheck: ParsableCommand {
               foldcheck index titles.db titles.txt
               foldcheck search titles.db "creme bru"
               foldcheck live cities.txt                  # search as you type
+              foldcheck web site cities.txt              # a search page (after make wasm)
 
             Exit codes: 0 success; 1 a vector failed, or find or search matched no line; 64 \
             usage error (index into a table with rows without --append or --replace too); 65 \
