@@ -8,7 +8,7 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
 # wasm, test-wasm: Fold in the browser (Wasm/, Scripts/build-wasm.sh).
-.PHONY: wasm wasm-test-setup test-wasm test-browser deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
+.PHONY: wasm wasm-test-setup test-wasm test-browser bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -185,6 +185,14 @@ test-wasm: wasm-test-setup
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build --disable-xctest $(TEST_FLAGS) --filter WasmTests
 	@$(MAKE) --no-print-directory test-browser
+
+# fold.wasm's numbers: sizes, fold MB/s in Chromium and wasmkit against native fold(utf8:), the
+# page over 100,000 lines against a JavaScript normalize('NFD') filter (a quiet machine, please).
+bench-wasm: wasm bench-build
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	@./Scripts/ensure-browser.sh
+	$(SWIFT) build -c release --product foldcheck
+	python3 Benchmarks/Scripts/wasm_bench.py
 
 # Fold in PostgreSQL (Postgres/, its own package): postgres-extension, test-postgres, bench-postgres.
 include Postgres/Makefile.inc
