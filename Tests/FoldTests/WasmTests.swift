@@ -64,22 +64,24 @@ import Testing
         return out
     }
 
+    /// Runs a program; its stdout goes through a file (large, read once it exits), stderr a pipe.
     static func run(_ executable: String, _ arguments: [String], stdin: URL?) throws -> (status: Int32, out: Data, err: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let stdin { process.standardInput = try FileHandle(forReadingFrom: stdin) }
-        let out = Pipe(), err = Pipe()
+        let outURL = URL(fileURLWithPath: kit + "/wasm-test-stdout-\(UInt32.random(in: 0...UInt32.max)).bin")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outURL) }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        var output = Data()
-        let reader = Thread { output = out.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return (process.terminationStatus, output, String(decoding: errors, as: UTF8.self))
+        try out.close()
+        return (process.terminationStatus, try Data(contentsOf: outURL), String(decoding: errors, as: UTF8.self))
     }
 
     /// The first line where two outputs differ, for the failure message.
