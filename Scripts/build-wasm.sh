@@ -65,7 +65,7 @@ fi
 
 FEATURES=(-mbulk-memory -mnontrapping-fptoint -msign-ext)
 echo "build-wasm: swiftc (Embedded Swift, ${#SWIFT_FILES[@]} files of Sources/Fold + Wasm/Embedded)" >&2
-"$SWIFTC" -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -parse-as-library -Osize -disable-stack-protector \
+"$SWIFTC" -target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -parse-as-library -Osize -disable-stack-protector -suppress-warnings \
     -module-name Fold -package-name Fold "${MODULE_FLAGS[@]}" \
     -I Wasm/libc/include -Xfrontend -import-module -Xfrontend FoldWasmLibc \
     $(for f in "${FEATURES[@]}"; do printf -- '-Xcc %s ' "$f"; done) \

@@ -84,6 +84,20 @@ import Testing
         return (process.terminationStatus, try Data(contentsOf: outURL), String(decoding: errors, as: UTF8.self))
     }
 
+    /// Expects the wasm output to be the native one. On a difference (never `#expect(a == b)`
+    /// on megabytes: Swift Testing would diff them) both are written to .build-wasm/ and the
+    /// first differing line is named.
+    static func expectSame(_ expected: Data, _ actual: Data, _ what: String, _ name: String,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let same = expected == actual
+        if !same {
+            try expected.write(to: URL(fileURLWithPath: kit + "/same-fold-\(name)-native.txt"))
+            try actual.write(to: URL(fileURLWithPath: kit + "/same-fold-\(name)-wasm.txt"))
+        }
+        #expect(same, "\(what) differs from the native fold (\(expected.count) and \(actual.count) bytes; both in .build-wasm/same-fold-\(name)-*.txt): \(same ? "" : firstDifference(expected, actual))",
+                sourceLocation: sourceLocation)
+    }
+
     /// The first line where two outputs differ, for the failure message.
     static func firstDifference(_ expected: Data, _ actual: Data) -> String {
         let e = expected.split(separator: 0x0A, omittingEmptySubsequences: false)
@@ -116,7 +130,7 @@ import Testing
         let expected = Self.native(mode, try Data(contentsOf: input))
         let result = try Self.run(try Self.wasmkit(), ["run", runner, mode] + Self.profiles, stdin: input)
         #expect(result.status == 0, "wasmkit run: \(result.err)")
-        #expect(result.out == expected, "fold-runner.wasm \(mode) under wasmkit differs from the native fold: \(Self.firstDifference(expected, result.out))")
+        try Self.expectSame(expected, result.out, "fold-runner.wasm \(mode) under wasmkit", "wasmkit-\(mode)")
     }
 
     @Test(arguments: ["fold", "tokens"])
@@ -132,7 +146,7 @@ import Testing
                                                        "--mode", mode, "--input", input.path, "--out", out] + Self.profiles, stdin: nil)
         #expect(result.status == 0, "same_fold.py (headless Chromium; Scripts/ensure-browser.sh installs it): \(result.err)")
         let actual = (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()
-        #expect(actual == expected, "fold.wasm \(mode) in Chromium differs from the native fold: \(Self.firstDifference(expected, actual))")
+        try Self.expectSame(expected, actual, "fold.wasm \(mode) in Chromium", "chromium-\(mode)")
     }
 
     /// The fingerprints fold.wasm reports are the native ones (also on each output's header
