@@ -37,51 +37,69 @@ import Testing
 
     /// What fold-runner.wasm prints, made by the native library.
     static func native(_ mode: String, _ input: Data) -> Data {
-        var out = Data()
+        var out: [UInt8] = []
+        out.reserveCapacity(input.count * (mode == "fold" ? 1 : 2) * profiles.count)
+        let bytes = [UInt8](input)
+        var lines: [Range<Int>] = []
+        var start = 0
+        for (i, b) in bytes.enumerated() where b == 0x0A {
+            lines.append(start..<i)
+            start = i + 1
+        }
+        if start < bytes.count { lines.append(start..<bytes.count) }
+        func number(_ n: Int) { out.append(contentsOf: String(n).utf8) }
         for name in profiles {
             let folder = Folder(FoldProfile(named: name)!)
-            out += Data("# \(name) \(folder.fingerprint)\n".utf8)
-            var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
-            if input.last == 0x0A { lines.removeLast() }
-            for line in lines {
-                let bytes = Array(line)
+            out.append(contentsOf: "# \(name) \(folder.fingerprint)\n".utf8)
+            for range in lines {
+                let line = bytes[range]
                 do {
                     if mode == "fold" {
-                        out += try folder.fold(utf8: bytes)
+                        out.append(contentsOf: try folder.fold(utf8: line))
                     } else {
-                        let tokens = try folder.tokens(inUTF8: bytes)
-                        for (k, token) in tokens.enumerated() {
-                            out += Data("\(k > 0 ? " " : "")\(token.originalUTF8Range.lowerBound)-\(token.originalUTF8Range.upperBound):".utf8)
-                            out += token.foldedUTF8
+                        for (k, token) in try folder.tokens(inUTF8: line).enumerated() {
+                            if k > 0 { out.append(0x20) }
+                            number(token.originalUTF8Range.lowerBound)
+                            out.append(0x2D)
+                            number(token.originalUTF8Range.upperBound)
+                            out.append(0x3A)
+                            token.withFoldedUTF8 { out.append(contentsOf: $0) }
                         }
                     }
                 } catch {
-                    out += Data("invalid@\(error.byteOffset)".utf8)
+                    out.append(contentsOf: "invalid@\(error.byteOffset)".utf8)
                 }
                 out.append(0x0A)
             }
         }
-        return out
+        return Data(out)
     }
 
-    /// Runs a program; its stdout goes through a file (large, read once it exits), stderr a pipe.
-    static func run(_ executable: String, _ arguments: [String], stdin: URL?) throws -> (status: Int32, out: Data, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let stdin { process.standardInput = try FileHandle(forReadingFrom: stdin) }
-        let outURL = URL(fileURLWithPath: kit + "/wasm-test-stdout-\(UInt32.random(in: 0...UInt32.max)).bin")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL) }
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try out.close()
-        return (process.terminationStatus, try Data(contentsOf: outURL), String(decoding: errors, as: UTF8.self))
+    /// A program started with its stdout going to a file (large, read once it exits) and its
+    /// stderr to a file too (no pipe to drain while the other runs).
+    struct Running {
+        let process: Process
+        let out: URL
+        let err: URL
+
+        init(_ executable: String, _ arguments: [String], stdin: URL?, name: String) throws {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            if let stdin { process.standardInput = try FileHandle(forReadingFrom: stdin) }
+            out = URL(fileURLWithPath: kit + "/wasm-test-\(name).out")
+            err = URL(fileURLWithPath: kit + "/wasm-test-\(name).err")
+            for url in [out, err] { FileManager.default.createFile(atPath: url.path, contents: nil) }
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            try process.run()
+        }
+
+        func finish() throws -> (status: Int32, out: Data, err: String) {
+            process.waitUntilExit()
+            defer { for url in [out, err] { try? FileManager.default.removeItem(at: url) } }
+            return (process.terminationStatus, try Data(contentsOf: out), String(decoding: try Data(contentsOf: err), as: UTF8.self))
+        }
     }
 
     /// Expects the wasm output to be the native one. On a difference (never `#expect(a == b)`
@@ -119,33 +137,29 @@ import Testing
         throw WasmTestSetup(message: "wasmkit is not on PATH (the Swift 6.2+ toolchain ships it; \(toolchain))")
     }
 
+    /// One mode, both hosts at once (wasmkit and Chromium run while the native fold is made).
     @Test(arguments: ["fold", "tokens"])
-    func wasmkitFoldsAsNative(mode: String) throws {
+    func foldsAsNative(mode: String) throws {
         let runner = Self.kit + "/fold-runner.wasm"
-        guard FileManager.default.fileExists(atPath: runner) else {
-            Issue.record("\(runner) is missing: run `make wasm` (or `make test-wasm`)")
+        guard FileManager.default.fileExists(atPath: runner), FileManager.default.fileExists(atPath: Self.kit + "/fold.wasm") else {
+            Issue.record("\(Self.kit)/fold.wasm or fold-runner.wasm is missing: run `make wasm` (or `make test-wasm`)")
             return
         }
         let input = try Self.input()
+        let chromiumOut = Self.kit + "/same-fold-chromium-\(mode).txt"
+        let wasmkit = try Running(try Self.wasmkit(), ["run", runner, mode] + Self.profiles, stdin: input, name: "wasmkit-\(mode)")
+        let chromium = try Running("/usr/bin/python3", [packageRoot + "/Tests/Browser/same_fold.py", "--kit", Self.kit, "--mode", mode,
+                                                         "--input", input.path, "--out", chromiumOut] + Self.profiles,
+                                   stdin: nil, name: "chromium-\(mode)")
         let expected = Self.native(mode, try Data(contentsOf: input))
-        let result = try Self.run(try Self.wasmkit(), ["run", runner, mode] + Self.profiles, stdin: input)
-        #expect(result.status == 0, "wasmkit run: \(result.err)")
-        try Self.expectSame(expected, result.out, "fold-runner.wasm \(mode) under wasmkit", "wasmkit-\(mode)")
-    }
 
-    @Test(arguments: ["fold", "tokens"])
-    func chromiumFoldsAsNative(mode: String) throws {
-        guard FileManager.default.fileExists(atPath: Self.kit + "/fold.wasm") else {
-            Issue.record("\(Self.kit)/fold.wasm is missing: run `make wasm` (or `make test-wasm`)")
-            return
-        }
-        let input = try Self.input()
-        let expected = Self.native(mode, try Data(contentsOf: input))
-        let out = Self.kit + "/same-fold-chromium-\(mode).txt"
-        let result = try Self.run("/usr/bin/python3", [packageRoot + "/Tests/Browser/same_fold.py", "--kit", Self.kit,
-                                                       "--mode", mode, "--input", input.path, "--out", out] + Self.profiles, stdin: nil)
-        #expect(result.status == 0, "same_fold.py (headless Chromium; Scripts/ensure-browser.sh installs it): \(result.err)")
-        let actual = (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data()
+        let inWasmkit = try wasmkit.finish()
+        #expect(inWasmkit.status == 0, "wasmkit run: \(inWasmkit.err)")
+        try Self.expectSame(expected, inWasmkit.out, "fold-runner.wasm \(mode) under wasmkit", "wasmkit-\(mode)")
+
+        let inChromium = try chromium.finish()
+        #expect(inChromium.status == 0, "same_fold.py (headless Chromium; Scripts/ensure-browser.sh installs it): \(inChromium.err)")
+        let actual = (try? Data(contentsOf: URL(fileURLWithPath: chromiumOut))) ?? Data()
         try Self.expectSame(expected, actual, "fold.wasm \(mode) in Chromium", "chromium-\(mode)")
     }
 
@@ -159,7 +173,7 @@ import Testing
         }
         let empty = URL(fileURLWithPath: Self.kit + "/empty.txt")
         try Data().write(to: empty)
-        let result = try Self.run(try Self.wasmkit(), ["run", runner, "fold"] + Self.profiles, stdin: empty)
+        let result = try Running(try Self.wasmkit(), ["run", runner, "fold"] + Self.profiles, stdin: empty, name: "fingerprints").finish()
         let lines = String(decoding: result.out, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines == Self.profiles.map { "# \($0) \(Folder(FoldProfile(named: $0)!).fingerprint)" })
         #expect(lines.first == "# search fold4-search-u15.0-cldr42-d00b9dd5")
