@@ -192,7 +192,7 @@ bench-wasm: wasm bench-build
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	@./Scripts/ensure-browser.sh
 	$(SWIFT) build -c release --product foldcheck
-	python3 Benchmarks/Scripts/wasm_bench.py
+	/usr/bin/python3 Benchmarks/Scripts/wasm_bench.py
 
 # Fold in PostgreSQL (Postgres/, its own package): postgres-extension, test-postgres, bench-postgres.
 include Postgres/Makefile.inc

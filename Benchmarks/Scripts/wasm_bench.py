@@ -3,7 +3,7 @@ the native fold(utf8:), and the `foldcheck web` page over 100,000 lines in Chrom
 plain JavaScript normalize('NFD') + regex filter. A benchmark, not a test: run it on a quiet
 machine and read the ratios.
 
-    python3 Benchmarks/Scripts/wasm_bench.py [--corpora Benchmarks/Corpora] [--runs 5]
+    /usr/bin/python3 Benchmarks/Scripts/wasm_bench.py [--corpora Benchmarks/Corpora] [--runs 5]
         [--foldcheck .build/release/foldcheck] [--bench-peers Benchmarks/.build/release/bench-peers]
 
 Needs `make wasm`, the corpora (`make corpora`), foldcheck, and Chromium (Scripts/ensure-browser.sh);
@@ -96,11 +96,11 @@ def wasmkit_mbs(kit, corpus):
 def native_mbs(bench_peers, corpora, runs):
     if not bench_peers or not os.path.exists(bench_peers):
         return {}
-    out = subprocess.run([bench_peers, "--runs", str(runs), "--corpora", corpora, "--tool", "search`, `fold(utf8:)",
+    out = subprocess.run([bench_peers, "--runs", str(runs), "--corpora", corpora, "--tool", "Fold search utf8",
                           "--no-unidecode"], capture_output=True, text=True).stdout
     result = {}
     for line in out.splitlines():
-        if "fold(utf8:)" in line and "search" in line:
+        if line.startswith("| Fold search utf8 |"):
             numbers = re.findall(r"([\d,.]+) MB/s", line)
             for name, value in zip(CORPORA, numbers):
                 result[name] = float(value.replace(",", ""))
@@ -191,12 +191,13 @@ def page_bench(kit, corpora, foldcheck):
             while time.time() < end and not driver.execute_script("return window.foldPage && window.foldPage.ready"):
                 time.sleep(0.1)
             build_ms = driver.execute_script("return window.foldPage.buildMs")
-            fold_ms = []
+            fold_ms, slowest = [], []
             for query in typed:
                 for k in range(1, len(query) + 1):
                     ms = driver.execute_async_script(
                         "const done = arguments[arguments.length - 1]; window.foldPage.measure(arguments[0]).then(done);", query[:k])
                     fold_ms.append(ms)
+                    slowest.append((ms, query[:k]))
             js = driver.execute_script("""
                 const lines = window.foldPage.lines, typed = arguments[0], queries = arguments[1];
                 let t = performance.now();
@@ -220,7 +221,7 @@ def page_bench(kit, corpora, foldcheck):
                 fold_finds[query] = r
         finally:
             chromium.stop(driver)
-    return {"lines": len(lines), "fold_build_ms": build_ms, "fold_ms": fold_ms, "js": js, "fold_finds": fold_finds}
+    return {"slowest": sorted(slowest, reverse=True)[:4], "lines": len(lines), "fold_build_ms": build_ms, "fold_ms": fold_ms, "js": js, "fold_finds": fold_finds}
 
 
 def main():
@@ -257,6 +258,7 @@ def main():
         print("| | index build | keystroke p50 | keystroke p99 | max |\n|---|---:|---:|---:|---:|")
         print(f"| `foldcheck web` page (fold.wasm: SearchIndex, Matcher, highlights) | {r['fold_build_ms']:,.0f} ms | {percentile(f, 50):.1f} ms | {percentile(f, 99):.1f} ms | {max(f):.1f} ms |")
         print(f"| JS `normalize('NFD')` + `\\p{{M}}` regex + lower, word-prefix filter (no highlight) | {r['js']['buildMs']:,.0f} ms | {percentile(j, 50):.1f} ms | {percentile(j, 99):.1f} ms | {max(j):.1f} ms |")
+        print("slowest keystrokes of the page: " + ", ".join(f"{q!r} {ms:.1f} ms" for ms, q in r["slowest"]))
         print("\n| query | about | Fold finds | JS baseline finds |\n|---|---|---|---|")
         for query, about in QUERIES:
             fo, jo = r["fold_finds"][query], r["js"]["finds"][query]

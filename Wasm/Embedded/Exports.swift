@@ -170,13 +170,23 @@ public func fold_index_add(_ handle: Int32, _ text: UnsafePointer<UInt8>?, _ cou
     return Int32(indexes[Int(handle)].count)
 }
 
+/// The last matcher made, by its folder's fingerprint, mode and query: a page asks for the
+/// search and then the highlights of up to 50 lines with the same query, folded once here.
+nonisolated(unsafe) private var lastMatcher: (key: [UInt8], matcher: Matcher)? = nil
+
 private func matcher(_ folder: Folder, _ query: UnsafeBufferPointer<UInt8>, _ mode: Int32) -> Matcher {
-    let mode: Matcher.Mode = switch mode {
+    var key = Array(folder.fingerprint.utf8)
+    key.append(UInt8(truncatingIfNeeded: mode))
+    key.append(contentsOf: query)
+    if let last = lastMatcher, last.key == key { return last.matcher }
+    let matchMode: Matcher.Mode = switch mode {
     case 1: .wordPrefixes(.inOrder)
     case 2: .wordPrefixes(.anyOrder)
     default: .substring
     }
-    return Matcher(String(decoding: query, as: UTF8.self), folder: folder, mode: mode)
+    let made = Matcher(String(decoding: query, as: UTF8.self), folder: folder, mode: matchMode)
+    lastMatcher = (key, made)
+    return made
 }
 
 /// Searches the texts `from..<to` of an index (Matcher over SearchIndex, as LiveSearch does):
