@@ -1,2 +1,0 @@
-// <stdlib.h> for the freestanding WebAssembly build: FoldWasmLibc.h declares it all.
-#include "FoldWasmLibc.h"
