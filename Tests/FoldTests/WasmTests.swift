@@ -160,6 +160,7 @@ import Testing
         let inChromium = try chromium.finish()
         #expect(inChromium.status == 0, "same_fold.py (headless Chromium; Scripts/ensure-browser.sh installs it): \(inChromium.err)")
         let actual = (try? Data(contentsOf: URL(fileURLWithPath: chromiumOut))) ?? Data()
+        try? FileManager.default.removeItem(atPath: chromiumOut)
         try Self.expectSame(expected, actual, "fold.wasm \(mode) in Chromium", "chromium-\(mode)")
     }
 
