@@ -7,7 +7,8 @@ SWIFT ?= swift
 TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
-.PHONY: deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
+# wasm, test-wasm: Fold in the browser (Wasm/, Scripts/build-wasm.sh).
+.PHONY: wasm wasm-test-setup test-wasm test-browser bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -41,8 +42,10 @@ sqlite-extension: deps
 # Builds and passes every test.
 test: deps
 	@./Scripts/ensure-apsw.sh
+	@$(MAKE) --no-print-directory wasm-test-setup
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build --disable-xctest $(TEST_FLAGS)
+	@$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory test-integrations
 	$(MAKE) --no-print-directory test-postgres
 
@@ -165,7 +168,37 @@ vectors: build
 	.build/release/foldcheck vectors TestVectors/*.tsv
 
 clean:
-	rm -rf .build .build-test .build-tsan .build-apsw .build-docs Benchmarks/.build Fuzz/.build Integrations/.build Postgres/.build
+	rm -rf .build-wasm .build .build-test .build-tsan .build-apsw .build-docs Benchmarks/.build Fuzz/.build Integrations/.build Postgres/.build
+
+# fold.wasm (Embedded Swift, wasm32): Fold's sources, tables and API for a web page, in .build-wasm/.
+wasm:
+	@PATH="$(dir $(realpath $(shell command -v $(SWIFT)))):$$PATH" ./Scripts/build-wasm.sh
+
+# What WasmTests (part of `make test`) need: fold.wasm, headless Chromium (Scripts/ensure-browser.sh:
+# chromium, chromium-driver, python3-selenium with apt-get) and 1 MB of each test corpus.
+wasm-test-setup: wasm
+	@./Scripts/ensure-browser.sh
+	@test -f .build-wasm/corpora/mixed.txt || python3 Benchmarks/Scripts/make_corpora.py --mb 1 --out .build-wasm/corpora >/dev/null
+
+# The page of `foldcheck web` in headless Chromium: typing, highlights, no stale results; its
+# screenshot lands in .build-wasm/test-output/search-page.png.
+test-browser: wasm-test-setup
+	$(SWIFT) build $(TEST_FLAGS) --product foldcheck
+	/usr/bin/python3 Tests/Browser/test_search_page.py --foldcheck .build-test/release/foldcheck --out .build-wasm/test-output
+
+# fold.wasm's tests alone: the same fold as native under wasmkit and in Chromium, and the page.
+test-wasm: wasm-test-setup
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	$(SWIFT) test --skip-build --disable-xctest $(TEST_FLAGS) --filter WasmTests
+	@$(MAKE) --no-print-directory test-browser
+
+# fold.wasm's numbers: sizes, fold MB/s in Chromium and wasmkit against native fold(utf8:), the
+# page over 100,000 lines against a JavaScript normalize('NFD') filter (a quiet machine, please).
+bench-wasm: wasm bench-build
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	@./Scripts/ensure-browser.sh
+	$(SWIFT) build -c release --product foldcheck
+	/usr/bin/python3 Benchmarks/Scripts/wasm_bench.py
 
 # Fold in PostgreSQL (Postgres/, its own package): postgres-extension, test-postgres, bench-postgres.
 include Postgres/Makefile.inc

@@ -13,7 +13,7 @@
 /// FoldLanguage(code: "de-AT")                                // .german
 /// Folder(.search.tailored(for: .danish)).fold("Ærø")     // "ærø"
 /// ```
-public enum FoldLanguage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+public enum FoldLanguage: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Turkish: Turkic case folding; ı stays a letter of its own.
     case turkish = "tr"
     /// Azerbaijani: as Turkish.
@@ -87,3 +87,7 @@ public enum FoldLanguage: String, Sendable, Hashable, Codable, CaseIterable, Cus
         }
     }
 }
+
+#if !hasFeature(Embedded)  // Codable: not in Embedded Swift (the WebAssembly build)
+extension FoldLanguage: Codable {}
+#endif

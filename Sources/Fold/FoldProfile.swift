@@ -24,9 +24,9 @@
 ///
 /// The steps run in the order of the properties below; the result is recomposed to NFC when
 /// ``composes`` is on (every preset but ``nfd`` and ``nfkd``).
-public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct FoldProfile: Sendable, Hashable, CustomStringConvertible {
     /// Which decomposition the first step applies.
-    public enum Decomposition: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Decomposition: String, Sendable, Hashable, CaseIterable {
         /// Canonical decomposition (NFD): é becomes e + U+0301; ﬁ stays ﬁ.
         case canonical
         /// Compatibility decomposition (NFKD): also splits ﬁ, ½, width and font variants.
@@ -92,29 +92,6 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         self.transliteratesToASCII = transliteratesToASCII
         self.composes = composes
         self.language = language
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case name, decomposition, foldsCase, removesDefaultIgnorables, removesMarks, foldsLetters,
-             foldsPunctuation, collapsesWhitespace, foldsKana, transliteratesToASCII, composes, language
-    }
-
-    /// Decodes a profile. `foldsKana` and `language` came with table version 3: a profile stored
-    /// before them decodes with kana folding off and no language, the steps it had.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = try c.decode(String.self, forKey: .name)
-        decomposition = try c.decode(Decomposition.self, forKey: .decomposition)
-        foldsCase = try c.decode(Bool.self, forKey: .foldsCase)
-        removesDefaultIgnorables = try c.decode(Bool.self, forKey: .removesDefaultIgnorables)
-        removesMarks = try c.decode(Bool.self, forKey: .removesMarks)
-        foldsLetters = try c.decode(Bool.self, forKey: .foldsLetters)
-        foldsPunctuation = try c.decode(Bool.self, forKey: .foldsPunctuation)
-        collapsesWhitespace = try c.decode(Bool.self, forKey: .collapsesWhitespace)
-        foldsKana = try c.decodeIfPresent(Bool.self, forKey: .foldsKana) ?? false
-        transliteratesToASCII = try c.decode(Bool.self, forKey: .transliteratesToASCII)
-        composes = try c.decode(Bool.self, forKey: .composes)
-        language = try c.decodeIfPresent(FoldLanguage.self, forKey: .language)
     }
 
     /// This profile tailored for a language, named after both (`search-tr`, `search-de`).
@@ -303,3 +280,33 @@ public struct FoldProfile: Sendable, Hashable, Codable, CustomStringConvertible 
         }
     }
 }
+
+// Codable where the standard library has it (Embedded Swift, for the WebAssembly build, has not).
+#if !hasFeature(Embedded)
+extension FoldProfile: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name, decomposition, foldsCase, removesDefaultIgnorables, removesMarks, foldsLetters,
+             foldsPunctuation, collapsesWhitespace, foldsKana, transliteratesToASCII, composes, language
+    }
+
+    /// Decodes a profile. `foldsKana` and `language` came with table version 3: a profile stored
+    /// before them decodes with kana folding off and no language, the steps it had.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        decomposition = try c.decode(Decomposition.self, forKey: .decomposition)
+        foldsCase = try c.decode(Bool.self, forKey: .foldsCase)
+        removesDefaultIgnorables = try c.decode(Bool.self, forKey: .removesDefaultIgnorables)
+        removesMarks = try c.decode(Bool.self, forKey: .removesMarks)
+        foldsLetters = try c.decode(Bool.self, forKey: .foldsLetters)
+        foldsPunctuation = try c.decode(Bool.self, forKey: .foldsPunctuation)
+        collapsesWhitespace = try c.decode(Bool.self, forKey: .collapsesWhitespace)
+        foldsKana = try c.decodeIfPresent(Bool.self, forKey: .foldsKana) ?? false
+        transliteratesToASCII = try c.decode(Bool.self, forKey: .transliteratesToASCII)
+        composes = try c.decode(Bool.self, forKey: .composes)
+        language = try c.decodeIfPresent(FoldLanguage.self, forKey: .language)
+    }
+}
+
+extension FoldProfile.Decomposition: Codable {}
+#endif

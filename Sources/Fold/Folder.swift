@@ -96,6 +96,15 @@ public struct Folder: Sendable {
 
     @usableFromInline
     func foldBytes(_ buffer: UnsafeBufferPointer<UInt8>, replacingInvalid: Bool) -> Result<[UInt8], InvalidUTF8Error> {
+        #if hasFeature(Embedded)
+        // The WebAssembly build: no dynamic casts, so the bytes are checked before the fold.
+        if !replacingInvalid, let at = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(buffer)) {
+            return .failure(InvalidUTF8Error(byteOffset: at))
+        }
+        do { return .success(try engine.fold(buffer, into: ArraySink(), replacingInvalid: true)) } catch {
+            fatalError("Folder: an ArraySink threw")
+        }
+        #else
         do {
             return .success(try engine.fold(buffer, into: ArraySink(), replacingInvalid: replacingInvalid))
         } catch let error as InvalidUTF8Error {
@@ -103,6 +112,7 @@ public struct Folder: Sendable {
         } catch {
             fatalError("Folder: an ArraySink threw \(error)")  // it throws nothing: not an empty fold
         }
+        #endif
     }
 
     /// Folds UTF-8 into a temporary buffer and hands it to `body`: no allocation for short

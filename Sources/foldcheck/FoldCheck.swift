@@ -19,6 +19,7 @@ struct FoldCheck: ParsableCommand {
               foldcheck index titles.db titles.txt
               foldcheck search titles.db "creme bru"
               foldcheck live cities.txt                  # search as you type
+              foldcheck web site cities.txt              # a search page (after make wasm)
 
             Exit codes: 0 success; 1 a vector failed, or find or search matched no line; 64 \
             usage error (index into a table with rows without --append or --replace too); 65 \
@@ -31,7 +32,7 @@ struct FoldCheck: ParsableCommand {
             quietly with 0.
             """,
         version: "0.1.0",
-        subcommands: [FoldCommand.self, FindCommand.self, TokensCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self],
+        subcommands: [FoldCommand.self, FindCommand.self, TokensCommand.self, IndexCommand.self, SearchCommand.self, ExplainCommand.self, VectorsCommand.self, ProfilesCommand.self, FingerprintCommand.self, LiveCommand.self, WebCommand.self],
         defaultSubcommand: FoldCommand.self
     )
 

@@ -437,7 +437,7 @@ import Testing
 
     // MARK: help
 
-    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["tokens"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"], ["live"]]
+    static let helpCommands: [[String]] = [[], ["fold"], ["find"], ["tokens"], ["index"], ["search"], ["explain"], ["vectors"], ["profiles"], ["fingerprint"], ["live"], ["web"]]
 
     /// The help of each command, compared with Fixtures/help-*.txt: a change to the interface is
     /// seen in review. Regenerate with FOLDCHECK_UPDATE_FIXTURES=1 after a deliberate change.

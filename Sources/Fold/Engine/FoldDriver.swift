@@ -116,13 +116,13 @@ extension FoldEngine {
             }
             if let first { return first }
             if let invalidAt {
-                if !replacingInvalid { throw InvalidUTF8Error(byteOffset: invalidAt) }
+                if !replacingInvalid { try Self.throwInvalidUTF8(at: invalidAt) }
             } else if let expanded = try foldExpanding(input, into: sink) {
                 return expanded
             }
         }
         if !replacingInvalid, let at = UTF8Validation.firstInvalidOffset(in: UnsafeRawBufferPointer(input)) {
-            throw InvalidUTF8Error(byteOffset: at)
+            try Self.throwInvalidUTF8(at: at)
         }
         let folded = generalFold(String(decoding: input, as: UTF8.self))
         return try folded.withUnsafeBufferPointer { try sink.result(copying: $0, input: input) }
@@ -206,5 +206,18 @@ extension FoldEngine {
             k += 1
         }
         return true
+    }
+}
+
+extension FoldEngine {
+    /// Throws ``InvalidUTF8Error`` for invalid UTF-8 at `offset`. Embedded Swift (the WebAssembly
+    /// build) cannot make an `any Error`: its API validates UTF-8 before it folds and folds with
+    /// `replacingInvalid`, and this stops if that is ever broken.
+    static func throwInvalidUTF8(at offset: Int) throws {
+        #if hasFeature(Embedded)
+        fatalError("Fold (WebAssembly): invalid UTF-8 reached the fold; validate it first")
+        #else
+        throw InvalidUTF8Error(byteOffset: offset)
+        #endif
     }
 }

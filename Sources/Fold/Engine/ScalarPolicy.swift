@@ -177,7 +177,7 @@ package enum ScalarPolicy {
     }
 
     /// What keeps ue from folding: the vowels, their umlauts and q, in both cases.
-    static let germanUBlockers: Set<UInt32> = Set("aeiouyäöüqAEIOUYÄÖÜQ".unicodeScalars.map(\.value))
+    static let germanUBlockers: Set<UInt32> = Set("aeiouyäöüqAEIOUYÄÖÜQ".unicodeScalars.map { $0.value })
 
     static func isE(_ scalar: UInt32) -> Bool { scalar == 0x65 || scalar == 0x45 }
 

@@ -43,6 +43,10 @@ struct OffsetMap: Sendable, Hashable {
         var foldedStart: Int { foldedEnd - Int(foldedLength) * Int(count) }
         var originalStart: Int { originalEnd - originalLength * Int(count) }
 
+        /// The longest fold one unit holds: `UInt32.max` bytes, or `Int.max` where `Int` has 32
+        /// bits (wasm32), which `Int(UInt32.max)` would trap on.
+        static let longestUnit = Int(exactly: UInt32.max) ?? Int.max
+
         /// Makes runs of changes given in order: a change whose fold is longer than a run's
         /// unit holds (4 GB) is cut in pieces that each map to its whole source, which is what a
         /// lookup in it answers; consecutive changes of one shape, adjacent on both sides, share
@@ -55,7 +59,7 @@ struct OffsetMap: Sendable, Hashable {
                 var start = c.foldedStart
                 let originalLength = c.originalEnd - c.originalStart
                 repeat {
-                    let length = min(c.foldedEnd - start, Int(UInt32.max))
+                    let length = min(c.foldedEnd - start, Run.longestUnit)
                     if var run = last, run.foldedEnd == start, run.originalEnd == c.originalStart, Int(run.foldedLength) == length,
                        run.originalLength == originalLength, run.count < UInt32.max {
                         run.count += 1

@@ -12,6 +12,7 @@ extension Matcher {
     /// How many keys are searched between two offers of the core to a waiting thread.
     static let yieldBlock = 1024
 
+    #if !hasFeature(Embedded)  // no Concurrency in the WebAssembly build
     /// The ids of the index's texts that match, in order: the way to search many texts. Checks
     /// for cancellation every few thousand keys (throwing `CancellationError`), so a stale search
     /// stops as soon as the user types again, and takes no lock. Build the matcher with the
@@ -26,6 +27,7 @@ extension Matcher {
         let keys = try matchingKeys(in: index, 0..<index.count)
         return keys.map { index.ids[$0] }
     }
+    #endif
 
     /// The indices of the matching keys among `range`, in order: the search itself. Each key's
     /// summary is tested first (a few ANDs reject most keys), then its bytes are searched for

@@ -213,7 +213,7 @@ public struct Matcher: Sendable {
     /// Assigns each query word to a distinct text word it is a prefix of (the prefix inside the
     /// word); the matched spans, or nil when impossible.
     private func assignWords(key: [UInt8], words: [Range<Int>], order: WordOrder, typed t: FoldedText?) -> [Range<Int>]? {
-        let queryWordStarts = queryWordRanges.map(\.lowerBound)
+        let queryWordStarts = queryWordRanges.map { $0.lowerBound }
         let chosen = WordPrefixes.assign(queryWords: queryWords.count, textWords: words.count, order: order) { q, w in
             let qw = queryWords[q], word = words[w]
             guard word.count >= qw.count, key[word.lowerBound..<(word.lowerBound + qw.count)].elementsEqual(qw) else { return false }

@@ -3,6 +3,7 @@ extension SearchIndex {
     /// two progress reports and cancellation checks: about 32 blocks, of 4,096 to 65,536 texts.
     static func buildBlock(_ count: Int) -> Int { max(4096, min(65_536, count / 32)) }
 
+    #if !hasFeature(Embedded)  // no Concurrency in the WebAssembly build
     /// Builds an index in the background, reporting progress: fractions that only grow and end
     /// at exactly 1 when the index is complete. Cancelling the task stops the build within one
     /// block of texts and throws `CancellationError`: a partial index is never returned. Run it
@@ -39,6 +40,7 @@ extension SearchIndex {
         progress(1)
         return index
     }
+    #endif
 
     /// The keys of consecutive texts, with offsets from the block's start.
     struct KeyBlock {

@@ -1,4 +1,6 @@
+#if canImport(Dispatch)
 import Dispatch
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

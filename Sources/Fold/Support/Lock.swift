@@ -10,6 +10,14 @@ import Darwin
 /// foldcheck's live screen uses it too). It is never held across an `await`: `withLock` takes a
 /// synchronous closure. (`Synchronization.Mutex` would do
 /// on Linux, but needs macOS 15 on Apple platforms.)
+#if hasFeature(Embedded)
+/// The WebAssembly build (Embedded Swift) runs on one thread: nothing to exclude.
+package final class Lock: @unchecked Sendable {
+    package init() {}
+
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R { try body() }
+}
+#else
 package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -30,3 +38,4 @@ package final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+#endif

@@ -1,0 +1,2 @@
+// <string.h> for the freestanding WebAssembly build: FoldWasmLibc.h declares it all.
+#include "FoldWasmLibc.h"
