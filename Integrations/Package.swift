@@ -23,12 +23,15 @@ let package = Package(
     targets: [
         // Fold's loadable extension compiled a second time, against sqlite-nio's SQLite: its one
         // C file includes the extension's C file and registers it as an auto-extension with
-        // routines taken from sqlite-nio's renamed symbols. It depends on FoldSQLite (the Swift
-        // the extension calls) and on SQLiteNIO (the `sqlite_nio_` symbols it calls).
+        // routines taken from sqlite-nio's renamed symbols. It depends on FoldSQLite and
+        // FoldSQLiteSnowball (the Swift the extension calls) and on SQLiteNIO (the `sqlite_nio_`
+        // symbols it calls).
         .target(
             name: "CFoldSQLiteNIO",
             dependencies: [
                 .product(name: "FoldSQLite", package: "Fold"),
+                // The extension also registers the `snowball` tokenizer.
+                .product(name: "FoldSQLiteSnowball", package: "Fold"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
             cSettings: [
