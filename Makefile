@@ -76,6 +76,7 @@ docs: deps
 # Benchmarks live in their own package (Benchmarks/), so `make test` never builds them.
 corpora:
 	python3 Benchmarks/Scripts/make_corpora.py $(if $(MB),--mb $(MB))
+	python3 Benchmarks/Scripts/make_locale_corpora.py
 
 bench-build: deps
 	cd Benchmarks && $(SWIFT) build -c release --product bench-peers
