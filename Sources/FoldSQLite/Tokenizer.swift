@@ -1,5 +1,5 @@
-internal import CSQLite
-internal import CFoldSQLite
+package import CSQLite
+package import CFoldSQLite
 import Fold
 
 /// What Fold registers on an SQLite connection: the `fold` FTS5 tokenizer and the `fold()` and
@@ -76,6 +76,16 @@ public enum SQLiteRegistration {
     /// try SQLiteRegistration.registerTokenizer(fts5API: apiPointer)
     /// ```
     public static func registerTokenizer(fts5API: UnsafeMutableRawPointer) throws(FoldSQLiteError) {
+        try createTokenizer(named: tokenizerName, fts5API: fts5API, userData: nil,
+                            v1: fts5_tokenizer(xCreate: tokenizerCreate, xDelete: tokenizerDelete, xTokenize: tokenizerTokenize),
+                            v2: cfold_fts5_tokenizer_v2(iVersion: 2, xCreate: tokenizerCreate, xDelete: tokenizerDelete, xTokenize: tokenizerTokenizeV2))
+    }
+
+    /// Registers an FTS5 tokenizer named `name` with an `fts5_api *`: its v2 table where the
+    /// API is version 3 (SQLite 3.47 and later, which passes locales), else its v1 table
+    /// (version 2 or later). Every tokenizer of Fold's registers through here.
+    package static func createTokenizer(named name: String, fts5API: UnsafeMutableRawPointer, userData: UnsafeMutableRawPointer?,
+                                        v1: fts5_tokenizer, v2: cfold_fts5_tokenizer_v2) throws(FoldSQLiteError) {
         let api = fts5API.assumingMemoryBound(to: fts5_api.self)
         let rc: Int32
         if api.pointee.iVersion >= 3 {
@@ -83,16 +93,16 @@ public enum SQLiteRegistration {
             guard let create = v3.pointee.xCreateTokenizer_v2 else {
                 throw FoldSQLiteError(code: SQLITE_ERROR, message: "FTS5 API version \(api.pointee.iVersion) has no v2 tokenizers")
             }
-            var table = cfold_fts5_tokenizer_v2(iVersion: 2, xCreate: tokenizerCreate, xDelete: tokenizerDelete, xTokenize: tokenizerTokenizeV2)
-            rc = create(api, tokenizerName, nil, &table, nil)
+            var table = v2
+            rc = create(api, name, userData, &table, nil)
         } else {
             guard api.pointee.iVersion >= 2, let create = api.pointee.xCreateTokenizer else {
                 throw FoldSQLiteError(code: SQLITE_ERROR, message: "FTS5 API version \(api.pointee.iVersion) is too old (2 or later)")
             }
-            var table = fts5_tokenizer(xCreate: tokenizerCreate, xDelete: tokenizerDelete, xTokenize: tokenizerTokenize)
-            rc = create(api, tokenizerName, nil, &table, nil)
+            var table = v1
+            rc = create(api, name, userData, &table, nil)
         }
-        guard rc == SQLITE_OK else { throw FoldSQLiteError(code: rc, message: "cannot register the fold tokenizer") }
+        guard rc == SQLITE_OK else { throw FoldSQLiteError(code: rc, message: "cannot register the \(name) tokenizer") }
     }
 
     /// The tokenizer arguments FTS5 accepts, for messages: the preset profiles' names, the

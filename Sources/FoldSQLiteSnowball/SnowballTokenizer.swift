@@ -73,23 +73,9 @@ extension SQLiteRegistration {
     /// ```
     public static func registerSnowball(fts5API: UnsafeMutableRawPointer) throws(FoldSQLiteError) {
         FTSStemming.register(snowballTokenizerName) { FTSStemming.snowball(recorded: $0, profile: $1) }
-        let api = fts5API.assumingMemoryBound(to: fts5_api.self)
-        let rc: Int32
-        if api.pointee.iVersion >= 3 {
-            let v3 = fts5API.assumingMemoryBound(to: cfold_fts5_api_v3.self)
-            guard let create = v3.pointee.xCreateTokenizer_v2 else {
-                throw FoldSQLiteError(code: SQLITE_ERROR, message: "FTS5 API version \(api.pointee.iVersion) has no v2 tokenizers")
-            }
-            var table = cfold_fts5_tokenizer_v2(iVersion: 2, xCreate: snowballCreate, xDelete: snowballDelete, xTokenize: snowballTokenizeV2)
-            rc = create(api, snowballTokenizerName, fts5API, &table, nil)
-        } else {
-            guard api.pointee.iVersion >= 2, let create = api.pointee.xCreateTokenizer else {
-                throw FoldSQLiteError(code: SQLITE_ERROR, message: "FTS5 API version \(api.pointee.iVersion) is too old (2 or later)")
-            }
-            var table = fts5_tokenizer(xCreate: snowballCreate, xDelete: snowballDelete, xTokenize: snowballTokenizeV1)
-            rc = create(api, snowballTokenizerName, fts5API, &table, nil)
-        }
-        guard rc == SQLITE_OK else { throw FoldSQLiteError(code: rc, message: "cannot register the snowball tokenizer") }
+        try createTokenizer(named: snowballTokenizerName, fts5API: fts5API, userData: fts5API,
+                            v1: fts5_tokenizer(xCreate: snowballCreate, xDelete: snowballDelete, xTokenize: snowballTokenizeV1),
+                            v2: cfold_fts5_tokenizer_v2(iVersion: 2, xCreate: snowballCreate, xDelete: snowballDelete, xTokenize: snowballTokenizeV2))
     }
 }
 
