@@ -151,7 +151,8 @@ fuzz: deps
 # engine reads) from the linked ICU, then (a second run, built on that data)
 # Sources/Fold/Engine/GeneratedLatinASCII.swift and GeneratedASCIIAdditions.swift, and what the tokenizer's windows take from the word-boundary table and its rules
 # (Sources/CFoldSupport/include/CFoldWindowClasses.h, Sources/Fold/Segmentation/
-# GeneratedWindowClasses.swift) (Sources/fold-generate; the tests fail when a file is stale).
+# GeneratedWindowClasses.swift) and the preset profiles' steps 1 to 7 for every code point
+# (Sources/CFoldUnicodeData/preset_maps.c) (Sources/fold-generate; the tests fail when a file is stale).
 generate: deps
 	$(SWIFT) run -c release fold-generate || { test $$? -eq 3 && $(SWIFT) run -c release fold-generate; }
 

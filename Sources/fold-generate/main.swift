@@ -7,7 +7,8 @@
 //                                      run again (rebuilt on that data), it writes what Fold's code
 //                                      computes from it: Sources/Fold/Engine/GeneratedLatinASCII.swift,
 //                                      GeneratedASCIIAdditions.swift, the word classes
-//                                      (Sources/CFoldUnicodeData/word_classes.c), what the
+//                                      (Sources/CFoldUnicodeData/word_classes.c), the preset
+//                                      profiles' steps 1 to 7 (preset_maps.c), what the
 //                                      tokenizer's windows take from them (Sources/CFoldSupport/
 //                                      include/CFoldWindowClasses.h, Sources/Fold/Segmentation/
 //                                      GeneratedWindowClasses.swift), and ICU's word rules and
@@ -127,6 +128,7 @@ let outputs = [
     (packageRoot + "/Sources/CFoldSupport/include/CFoldWindowClasses.h", windows.cHeader),
     (packageRoot + "/Sources/Fold/Segmentation/GeneratedWindowClasses.swift", windows.swiftSource),
     (packageRoot + "/Sources/CFoldUnicodeData/word_classes.c", WindowClasses.wordClassesFile),
+    (packageRoot + "/Sources/CFoldUnicodeData/preset_maps.c", PresetMaps.file),
 ] + breakDataOutputs(packageRoot: packageRoot)  // Sources/CFoldBreakData (BreakData.swift)
 if CommandLine.arguments.contains("--check") {
     var stale = false

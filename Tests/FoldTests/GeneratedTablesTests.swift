@@ -47,3 +47,41 @@ import Testing
         }
     }
 }
+
+/// Sources/CFoldUnicodeData/preset_maps.c holds steps 1 to 7 of every preset profile as Fold's
+/// pipeline computes them, so a folder of a preset runs no step at run time. This test asks the
+/// pipeline again for every code point of every preset and fails when the file differs (the
+/// folds themselves are compared with ICU's reference pipeline in ICUInvariantTests).
+@Suite struct PresetMapsTests {
+    @Test(arguments: PresetMaps.bakedProfiles)
+    func everyCodePointEqualsThePipeline(_ profile: FoldProfile) {
+        let steps = profile.steps
+        let pipeline = ScalarPipeline(steps: steps)
+        #expect(PresetMaps.maps(for: steps) != nil, "\(profile.name) has no generated maps: run make generate")
+        var differences = 0
+        for value: UInt32 in 0..<0x110000 where !(0xD800...0xDFFF).contains(value) {
+            guard let (decomposition, mapping) = PresetMaps.generated(value, steps) else { return }
+            let computedMapping: [UInt32]? = steps.mapsScalars ? pipeline.map(value) : nil
+            if decomposition != pipeline.decompose(value) || mapping != computedMapping {
+                differences += 1
+                if differences <= 5 {
+                    Issue.record("\(profile.name) U+\(hex(value)): generated \(decomposition), \(String(describing: mapping)); the pipeline \(pipeline.decompose(value)), \(String(describing: computedMapping)): run make generate")
+                }
+            }
+        }
+        #expect(differences == 0, "\(profile.name): \(differences) code points differ from the pipeline")
+    }
+
+    /// A folder of a preset's steps reads the generated maps, whatever the profile is called; a
+    /// profile of other steps computes its own.
+    @Test func presetsUseTheGeneratedMaps() {
+        for profile in PresetMaps.bakedProfiles {
+            var renamed = profile
+            renamed.name = "mine"
+            #expect(PresetMaps.maps(for: renamed.steps) != nil, "\(profile.name)")
+        }
+        let custom = FoldProfile(name: "case only", decomposition: .canonical, foldsCase: true)
+        #expect(PresetMaps.maps(for: custom.steps) == nil)
+        #expect(Folder(custom).fold("Crème BRÛLÉE") == "crème brûlée")
+    }
+}

@@ -114,6 +114,37 @@ typedef struct {
 
 extern const FoldWordClasses fold_word_classes;
 
+/// One per-code-point step of a preset profile, as Fold's pipeline computes it: the code points
+/// whose value is not the default, sorted, code point `keys[i]` giving `data[offsets[i]..<
+/// offsets[i + 1]]` (`offsets` has `count + 1` entries). A code point not listed takes its value
+/// from map `base`, or, when `base` is -1, the default: for a decomposition map, the code point's
+/// own decomposition in the data above (canonical or compatibility, as the profile decomposes);
+/// for a mapping map, the code point itself.
+typedef struct {
+    const uint32_t *keys;
+    const uint32_t *offsets;
+    const uint32_t *data;
+    uint32_t count;
+    int32_t base;
+} FoldPresetMap;
+
+/// Steps 1 to 7 of every preset profile (Fold's `FoldProfile.presets`, then `tailoredPresets`,
+/// in that order), written by the generator's second run to preset_maps.c: preset k decomposes
+/// with map `decomposition_maps[k]` and maps with map `mapping_maps[k]` (-1: it maps nothing).
+/// `names[k]` is the preset's name, `steps[k]` its steps (Fold's own encoding), which a folder
+/// matches before it reads the maps.
+typedef struct {
+    const FoldPresetMap *maps;
+    uint32_t map_count;
+    const int32_t *decomposition_maps;
+    const int32_t *mapping_maps;
+    const char *const *names;
+    const uint32_t *steps;
+    uint32_t preset_count;
+} FoldPresetMaps;
+
+extern const FoldPresetMaps fold_preset_maps;
+
 #ifdef __cplusplus
 }
 #endif

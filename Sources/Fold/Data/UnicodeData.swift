@@ -156,6 +156,21 @@ package enum UnicodeData {
         return withMapping(compatibility ? FOLD_UCD_MAP_NFKD : FOLD_UCD_MAP_NFD, c) { $0.map(Array.init) ?? [c] }
     }
 
+    /// ``decomposition(of:compatibility:)`` appended to `out`, with no array of its own.
+    package static func appendDecomposition(of c: UInt32, compatibility: Bool, to out: inout [UInt32]) {
+        if c &- hangulBase < hangulCount {
+            let s = c - hangulBase
+            let t = s % 28
+            out.append(0x1100 + s / 588)
+            out.append(0x1161 + (s % 588) / 28)
+            if t != 0 { out.append(0x11A7 + t) }
+            return
+        }
+        withMapping(compatibility ? FOLD_UCD_MAP_NFKD : FOLD_UCD_MAP_NFD, c) { mapped in
+            if let mapped { out.append(contentsOf: mapped) } else { out.append(c) }
+        }
+    }
+
     /// Whether a code point has a decomposition (it decomposes to something else), without
     /// making it.
     @inline(__always)

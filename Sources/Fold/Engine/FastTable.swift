@@ -141,7 +141,7 @@ final class FastTable: @unchecked Sendable {
             // Most code points of most pages (ideographs, syllables, letters without case) no
             // step touches: their entry needs no run of the pipeline (which allocates at every
             // step), and a first fold builds its pages quickly.
-            if Self.noStepTouches(value, core.steps) {
+            if noStepTouches(value) {
                 let dictionary = WordBreakTable.classify(value) == .slow ? FastEntry.needsWordDictionary : 0
                 entries[low] = FastEntry.identity | FastEntry.plain | dictionary
                 continue
@@ -228,19 +228,20 @@ final class FastTable: @unchecked Sendable {
         return Atomics.loadAcquire(slots + index)!
     }
 
-    /// Whether no step of `steps` changes `value` and nothing about it makes neighbours
-    /// interact: a starter that combines with nothing, with no decomposition, case folding or
-    /// policy mapping, not ignorable, not a mark, not a Hangul syllable. Its fold alone is
-    /// itself, and its entry is plain. (A shortcut of ``FoldEngine/Core/foldElements(_:)``: the
-    /// tests compare every code point's fold with the reference pipeline in every profile.)
-    static func noStepTouches(_ value: UInt32, _ steps: FoldProfile.Steps) -> Bool {
+    /// Whether no step changes `value` and nothing about it makes neighbours interact: a
+    /// starter that combines with nothing, with no decomposition, not a Hangul syllable, that the
+    /// profile's own tables (generated for a preset) map to itself. Its fold alone is itself, and
+    /// its entry is plain. (A shortcut of ``FoldEngine/Core/foldElements(_:)``: the tests compare
+    /// every code point's fold with the reference pipeline in every profile.)
+    func noStepTouches(_ value: UInt32) -> Bool {
+        let steps = core.steps
         guard value >= 0x80, value &- 0xAC00 >= 11172,
               UnicodeData.combiningClass(value) == 0, !UnicodeData.combinesBackward(value),
               !UnicodeData.decomposes(value, compatibility: steps.decomposition == .compatibility)
         else { return false }
         // A letter the tailoring keeps is composed again inside decompositions: not a shortcut.
         if steps.tailoring != .none && ScalarPolicy.keptLetters(steps.tailoring).contains(value) { return false }
-        return ScalarPipeline.noMappingTouches(value, steps)
+        return core.decompositions.mapsToItself(value) && core.mappings?.mapsToItself(value) != false
     }
 
     /// The quick word of a BMP code point, its page built first (absent when its fold is not

@@ -16,6 +16,12 @@ extension FoldEngine {
 
         init(steps: FoldProfile.Steps, pipeline: ScalarPipeline) {
             self.steps = steps
+            // A preset's steps are generated: its pages are copies, no step runs.
+            if let (decompositions, mappings) = PresetMaps.maps(for: steps) {
+                self.decompositions = ScalarTable(generated: decompositions, compatibility: steps.decomposition == .compatibility)
+                self.mappings = mappings.map { ScalarTable(generated: $0, compatibility: nil) }
+                return
+            }
             decompositions = ScalarTable { pipeline.decompose($0) }
             // A code point no mapping step touches maps to itself: no run of the pipeline (which
             // allocates at every step) for most code points of a page, so a new profile's first

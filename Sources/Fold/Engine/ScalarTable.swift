@@ -1,5 +1,6 @@
-/// A cache of what each code point maps to, filled one page of 256 code points at a time on
-/// first use, so a one-word fold does not pay for the whole of Unicode.
+/// What each code point maps to, one page of 256 code points at a time, laid out on first use:
+/// copied from a generated map (``PresetMaps``) for the preset profiles, computed by the
+/// pipeline for any other profile (so a one-word fold does not pay for the whole of Unicode).
 ///
 /// Pages are immutable once built and are published with a compare-and-swap, so lookups take no
 /// lock: two threads that build the same page at once keep one of the two.
@@ -18,12 +19,28 @@ final class ScalarTable: @unchecked Sendable {
     }
 
     private let slots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    private let build: @Sendable (UInt32) -> [UInt32]?
+    private let build: (@Sendable (UInt32) -> [UInt32]?)?
+    private let generated: PresetMaps.Map?
+    /// The default of `generated`'s code points: their decomposition of this kind, or (nil)
+    /// themselves.
+    private let defaultCompatibility: Bool?
 
     /// A table whose code points map to what `build` gives them; nil for a code point that maps
     /// to itself (no array made).
     init(build: @escaping @Sendable (UInt32) -> [UInt32]?) {
         self.build = build
+        generated = nil
+        defaultCompatibility = nil
+        slots = .allocate(capacity: Self.pageCount)
+        slots.initialize(repeating: nil, count: Self.pageCount)
+    }
+
+    /// A table read from a generated map, whose unlisted code points decompose as
+    /// `compatibility` says (nil: map to themselves).
+    init(generated: PresetMaps.Map, compatibility: Bool?) {
+        build = nil
+        self.generated = generated
+        defaultCompatibility = compatibility
         slots = .allocate(capacity: Self.pageCount)
         slots.initialize(repeating: nil, count: Self.pageCount)
     }
@@ -44,7 +61,9 @@ final class ScalarTable: @unchecked Sendable {
             let scalar = UInt32(index << 8 | low)
             if (0xD800...0xDFFF).contains(scalar) {
                 data.append(scalar)
-            } else if let mapped = build(scalar) {
+            } else if let generated {
+                PresetMaps.append(scalar, generated, compatibility: defaultCompatibility, to: &data)
+            } else if let mapped = build!(scalar) {
                 data.append(contentsOf: mapped)
             } else {
                 data.append(scalar)
@@ -72,4 +91,12 @@ final class ScalarTable: @unchecked Sendable {
     }
 
     func mapping(_ scalar: UInt32) -> [UInt32] { withMapping(scalar) { Array($0) } }
+
+    /// Whether `scalar` maps to itself alone.
+    func mapsToItself(_ scalar: UInt32) -> Bool {
+        let page = page(Int(scalar >> 8))
+        let low = Int(scalar & 0xFF)
+        let start = Int(page.offsets[low])
+        return page.offsets[low + 1] == page.offsets[low] + 1 && page.data[start] == scalar
+    }
 }
