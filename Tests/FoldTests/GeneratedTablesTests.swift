@@ -58,9 +58,11 @@ import Testing
         let steps = profile.steps
         let pipeline = ScalarPipeline(steps: steps)
         #expect(PresetMaps.maps(for: steps) != nil, "\(profile.name) has no generated maps: run make generate")
+        // The tables a folder reads, laid out from the generated maps.
+        let core = FoldEngine.Core(steps: steps, pipeline: pipeline)
         var differences = 0
         for value: UInt32 in 0..<0x110000 where !(0xD800...0xDFFF).contains(value) {
-            guard let (decomposition, mapping) = PresetMaps.generated(value, steps) else { return }
+            let decomposition = core.decompositions.mapping(value), mapping = core.mappings?.mapping(value)
             let computedMapping: [UInt32]? = steps.mapsScalars ? pipeline.map(value) : nil
             if decomposition != pipeline.decompose(value) || mapping != computedMapping {
                 differences += 1
@@ -70,6 +72,31 @@ import Testing
             }
         }
         #expect(differences == 0, "\(profile.name): \(differences) code points differ from the pipeline")
+    }
+
+    /// A page's code point that no step touches (`FastTable.noStepTouches`, read from the
+    /// generated maps) gets the entry that computing its fold alone gives: identity, plain, and
+    /// the dictionary flag of its word class. Every BMP code point of every preset, and every
+    /// code point of the search profile.
+    @Test(arguments: PresetMaps.bakedProfiles)
+    func pagesShortcutOnlyWhatTheFoldLeaves(_ profile: FoldProfile) {
+        let table = FoldEngine(steps: profile.steps, wordBreakTable: nil).fastTable
+        let end: UInt32 = profile.name == "search" ? 0x110000 : 0x10000
+        var shortcuts = 0, differences = 0
+        for value: UInt32 in 0x80..<end {
+            guard let scalar = Unicode.Scalar(value), table.noStepTouches(value) else { continue }
+            shortcuts += 1
+            let alone = table.entryAlone(scalar)
+            let dictionary = WordBreakTable.classify(value) == .slow ? FastEntry.needsWordDictionary : 0
+            if alone.entry != FastEntry.identity | FastEntry.plain | dictionary || alone.first != 0 || alone.last != 0 {
+                differences += 1
+                if differences <= 5 { Issue.record("\(profile.name) U+\(hex(value)): a shortcut, but its entry is \(String(alone.entry, radix: 16)), classes \(alone.first), \(alone.last)") }
+            }
+        }
+        #expect(differences == 0)
+        // Hangul syllables are shortcuts wherever the profile composes.
+        #expect(table.noStepTouches(0xD55C) == profile.composes, "\(profile.name) 한")
+        #expect(shortcuts > 40_000, "\(profile.name): \(shortcuts) shortcuts")
     }
 
     /// A folder of a preset's steps reads the generated maps, whatever the profile is called; a

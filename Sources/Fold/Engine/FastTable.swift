@@ -146,48 +146,15 @@ final class FastTable: @unchecked Sendable {
                 entries[low] = FastEntry.identity | FastEntry.plain | dictionary
                 continue
             }
-            let out = core.foldElements(CollectionOfOne(scalar))
-            var flags: UInt32 = 0
-            let decomposed = core.decompositions.mapping(value)
-            // The first decomposed scalar is a mark but the output starts with a starter: not a
-            // boundary the fast path can restart from.
-            if let d = decomposed.first, UnicodeData.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
-                flags |= FastEntry.general
-            }
-            // A mark that makes a kept letter with the base before it (a + U+030A → å in
-            // Swedish), among the marks the code point starts with.
-            if !keptLetterMarks.isEmpty && decomposed.prefix(while: { UnicodeData.combiningClass($0) != 0 }).contains(where: keptLetterMarks.contains) {
-                flags |= FastEntry.general
-            }
-            // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently
-            // with the marks that follow: the general path handles it.
-            for d in decomposed where UnicodeData.combiningClass(d) != 0 {
-                let m = core.mappings?.mapping(d) ?? [d]
-                if !(m.isEmpty || (m.count == 1 && UnicodeData.combiningClass(m[0]) == UnicodeData.combiningClass(d))) {
-                    flags |= FastEntry.tail
-                }
-            }
-            if let head = out.first {
-                if UnicodeData.combinesBackward(head.scalar) { flags |= FastEntry.backward }
-                first[low] = head.ccc
-                // The combining class that ends the output once decomposed (é ends in U+0301's
-                // 230): what a following mark is ordered against.
-                let tail = UnicodeData.decomposition(of: out.last!.scalar, compatibility: false).last ?? out.last!.scalar
-                last[low] = UnicodeData.combiningClass(tail)
-            }
-            // Whether the tokenizer hands text with the fold to ICU (said after `plain`, which
-            // it does not touch).
-            let dictionary = out.contains { WordBreakTable.classify($0.scalar) == .slow } ? FastEntry.needsWordDictionary : 0
-            if out.count == 1 && out[0].scalar == value {
-                let isPlain = flags == 0 && first[low] == 0 && last[low] == 0
-                entries[low] = flags | FastEntry.identity | (isPlain ? FastEntry.plain : 0) | dictionary
+            let alone = entryAlone(scalar)
+            first[low] = alone.first
+            last[low] = alone.last
+            if alone.entry & FastEntry.identity != 0 {
+                entries[low] = alone.entry
                 continue
             }
-            var utf8: [UInt8] = []
-            for e in out { utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(e.scalar)!)!) }
-            if utf8.count > 255 { flags |= FastEntry.general; utf8 = [] }
-            entries[low] = FastEntry(offset: bytes.count, length: utf8.count, flags: flags | dictionary).raw
-            bytes += utf8
+            entries[low] = FastEntry(offset: bytes.count, length: alone.utf8.count, flags: alone.entry).raw
+            bytes += alone.utf8
         }
         bytes += [UInt8](repeating: 0, count: 8)  // padding: the fast path copies 8 bytes at a time
         let page = UnsafeMutableRawPointer.allocate(byteCount: Self.bytesOffset + bytes.count, alignment: 8)
@@ -228,14 +195,72 @@ final class FastTable: @unchecked Sendable {
         return Atomics.loadAcquire(slots + index)!
     }
 
+    /// A code point's fold alone and what the fast path must know about it, computed: its
+    /// entry's flags (and length, for ``FastEntry/identity``), the combining classes its fold
+    /// starts and ends with, and its fold's UTF-8 (empty for identity).
+    func entryAlone(_ scalar: Unicode.Scalar) -> (entry: UInt32, first: UInt8, last: UInt8, utf8: [UInt8]) {
+        let value = scalar.value
+        let out = core.foldElements(CollectionOfOne(scalar))
+        var flags: UInt32 = 0, first: UInt8 = 0, last: UInt8 = 0
+        let decomposed = core.decompositions.mapping(value)
+        // The first decomposed scalar is a mark but the output starts with a starter: not a
+        // boundary the fast path can restart from.
+        if let d = decomposed.first, UnicodeData.combiningClass(d) != 0, let head = out.first, head.ccc == 0 {
+            flags |= FastEntry.general
+        }
+        // A mark that makes a kept letter with the base before it (a + U+030A → å in
+        // Swedish), among the marks the code point starts with.
+        if !keptLetterMarks.isEmpty && decomposed.prefix(while: { UnicodeData.combiningClass($0) != 0 }).contains(where: keptLetterMarks.contains) {
+            flags |= FastEntry.general
+        }
+        // A mapping that changes a mark's combining class (U+0345 → ι) reorders differently
+        // with the marks that follow: the general path handles it.
+        for d in decomposed where UnicodeData.combiningClass(d) != 0 {
+            let m = core.mappings?.mapping(d) ?? [d]
+            if !(m.isEmpty || (m.count == 1 && UnicodeData.combiningClass(m[0]) == UnicodeData.combiningClass(d))) {
+                flags |= FastEntry.tail
+            }
+        }
+        if let head = out.first {
+            if UnicodeData.combinesBackward(head.scalar) { flags |= FastEntry.backward }
+            first = head.ccc
+            // The combining class that ends the output once decomposed (é ends in U+0301's
+            // 230): what a following mark is ordered against.
+            let tail = UnicodeData.decomposition(of: out.last!.scalar, compatibility: false).last ?? out.last!.scalar
+            last = UnicodeData.combiningClass(tail)
+        }
+        // Whether the tokenizer hands text with the fold to ICU (said after `plain`, which
+        // it does not touch).
+        let dictionary = out.contains { WordBreakTable.classify($0.scalar) == .slow } ? FastEntry.needsWordDictionary : 0
+        if out.count == 1 && out[0].scalar == value {
+            let isPlain = flags == 0 && first == 0 && last == 0
+            return (flags | FastEntry.identity | (isPlain ? FastEntry.plain : 0) | dictionary, first, last, [])
+        }
+        var utf8: [UInt8] = []
+        for e in out { utf8.append(contentsOf: UTF8.encode(Unicode.Scalar(e.scalar)!)!) }
+        if utf8.count > 255 { flags |= FastEntry.general; utf8 = [] }
+        return (flags | dictionary, first, last, utf8)
+    }
+
     /// Whether no step changes `value` and nothing about it makes neighbours interact: a
-    /// starter that combines with nothing, with no decomposition, not a Hangul syllable, that the
-    /// profile's own tables (generated for a preset) map to itself. Its fold alone is itself, and
+    /// starter that combines with nothing, with no decomposition, that the profile's own tables
+    /// (generated for a preset) map to itself; or a Hangul syllable whose jamo they all map to
+    /// themselves, in a profile that composes. Its fold alone is itself, and
     /// its entry is plain. (A shortcut of ``FoldEngine/Core/foldElements(_:)``: the tests compare
-    /// every code point's fold with the reference pipeline in every profile.)
+    /// every code point's fold with the reference pipeline in every profile, and this answer
+    /// with ``entryAlone(_:)``'s.)
     func noStepTouches(_ value: UInt32) -> Bool {
         let steps = core.steps
-        guard value >= 0x80, value &- 0xAC00 >= 11172,
+        if value &- 0xAC00 < 11172 {
+            // A Hangul syllable decomposes to jamo that compose to it again: itself, when the
+            // profile composes and maps none of its jamo.
+            guard steps.composes else { return false }
+            return core.decompositions.withMapping(value) { jamo in
+                jamo.elementsEqual(UnicodeData.decomposition(of: value, compatibility: false))
+                    && jamo.allSatisfy { core.mappings?.mapsToItself($0) != false }
+            }
+        }
+        guard value >= 0x80,
               UnicodeData.combiningClass(value) == 0, !UnicodeData.combinesBackward(value),
               !UnicodeData.decomposes(value, compatibility: steps.decomposition == .compatibility)
         else { return false }

@@ -63,23 +63,38 @@ package enum PresetMaps {
         return code | tailoring << 12
     }
 
-    /// Appends the value of `value` in `map` (or its base, or the default) to `out`: a ScalarTable
-    /// page's fill. `compatibility` is the default's decomposition kind (nil: the default is the
-    /// code point itself).
-    static func append(_ value: UInt32, _ map: Map, compatibility: Bool?, to out: inout [UInt32]) {
+    /// Appends the values of the 256 code points of page `page` (surrogates map to themselves)
+    /// to `data`, and after each the count so far to `offsets`: a ScalarTable page, laid out
+    /// from `map` (a cursor into it and into its base), or the default where neither lists one.
+    /// `compatibility` is the default's decomposition kind (nil: the default is the code point
+    /// itself).
+    static func appendPage(_ page: Int, _ map: Map, compatibility: Bool?, data: inout [UInt32], offsets: inout [UInt32]) {
+        let first = UInt32(page << 8)
+        var maps: [(map: Map, next: Int)] = []
         var current: Map? = map
         while let m = current {
-            let i = m.lowerBound(value)
-            if i < Int(m.raw.count) && m.raw.keys[i] == value {
-                out.append(contentsOf: m.value(at: i))
-                return
-            }
+            maps.append((m, m.lowerBound(first)))
             current = m.base
         }
-        if let compatibility {
-            UnicodeData.appendDecomposition(of: value, compatibility: compatibility, to: &out)
-        } else {
-            out.append(value)
+        for value in first..<first + 256 {
+            var found = false
+            for k in maps.indices {
+                let (m, next) = maps[k]
+                guard next < Int(m.raw.count) && m.raw.keys[next] == value else { continue }
+                maps[k].next = next + 1
+                if !found { data.append(contentsOf: m.value(at: next)) }
+                found = true
+            }
+            if !found {
+                if value &- 0xD800 < 0x800 {
+                    data.append(value)
+                } else if let compatibility {
+                    UnicodeData.appendDecomposition(of: value, compatibility: compatibility, to: &data)
+                } else {
+                    data.append(value)
+                }
+            }
+            offsets.append(UInt32(data.count))
         }
     }
 }
@@ -116,18 +131,6 @@ extension PresetMaps {
             if mapped != [value] { map[value] = mapped }
         }
         return map
-    }
-
-    /// What the generated file gives for `value` in the preset of `steps`: (its decomposition,
-    /// its mapping or nil when the profile maps nothing); nil when no preset has these steps.
-    package static func generated(_ value: UInt32, _ steps: FoldProfile.Steps) -> (decomposition: [UInt32], mapping: [UInt32]?)? {
-        guard let (decompositions, mappings) = maps(for: steps) else { return nil }
-        var d: [UInt32] = []
-        append(value, decompositions, compatibility: steps.decomposition == .compatibility, to: &d)
-        guard let mappings else { return (d, nil) }
-        var m: [UInt32] = []
-        append(value, mappings, compatibility: nil, to: &m)
-        return (d, m)
     }
 
     /// CFoldUnicodeData's preset_maps.c: every baked profile's two maps, computed now by the

@@ -57,18 +57,20 @@ final class ScalarTable: @unchecked Sendable {
         var data: [UInt32] = []
         offsets.reserveCapacity(257)
         data.reserveCapacity(256)
-        for low in 0..<256 {
-            let scalar = UInt32(index << 8 | low)
-            if (0xD800...0xDFFF).contains(scalar) {
-                data.append(scalar)
-            } else if let generated {
-                PresetMaps.append(scalar, generated, compatibility: defaultCompatibility, to: &data)
-            } else if let mapped = build!(scalar) {
-                data.append(contentsOf: mapped)
-            } else {
-                data.append(scalar)
+        if let generated {
+            PresetMaps.appendPage(index, generated, compatibility: defaultCompatibility, data: &data, offsets: &offsets)
+        } else {
+            for low in 0..<256 {
+                let scalar = UInt32(index << 8 | low)
+                if (0xD800...0xDFFF).contains(scalar) {
+                    data.append(scalar)
+                } else if let mapped = build!(scalar) {
+                    data.append(contentsOf: mapped)
+                } else {
+                    data.append(scalar)
+                }
+                offsets.append(UInt32(data.count))
             }
-            offsets.append(UInt32(data.count))
         }
         let page = Unmanaged.passRetained(Page(offsets: offsets, data: data)).toOpaque()
         if Atomics.publish(slots + index, page) { return page }
