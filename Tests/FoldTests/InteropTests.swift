@@ -76,8 +76,10 @@ import Testing
         ([0xE2, 0x82, 0x61], 0), ([0xCE, 0xE2, 0x82, 0xAC], 0), ([0xFE], 0),
     ] as [([UInt8], Int)])
     func invalidInputInsideTextThrowsWithOffset(bytes: [UInt8], offset: Int) throws {
-        for prefix in ["", "a", "é", "éΩжあ中", "Ｌａｔｅ ", "plain ascii text ", "\t", "ήχ\u{3}"] {
-            for suffix in ["", "x", "é", "abcdefghijklmnop", "中文字ｘ"] {
+        // Runs of two- and three-byte letters before the bad bytes, so that the fold's steps of
+        // four two-byte or two three-byte code points read them at each place of their window.
+        for prefix in ["", "a", "é", "éΩжあ中", "Ｌａｔｅ ", "plain ascii text ", "\t", "ήχ\u{3}", "жж", "жжж", "ΩΩΩΩΩ", "中中", "あいう"] {
+            for suffix in ["", "x", "é", "abcdefghijklmnop", "中文字ｘ", "жжжжжжжж"] {
                 let input = Array(prefix.utf8) + bytes + Array(suffix.utf8)
                 let expected = InvalidUTF8Error(byteOffset: prefix.utf8.count + offset)
                 #expect(throws: expected) { try folder.fold(utf8: input) }

@@ -166,6 +166,36 @@ import Testing
         expectNoFailures(failures)
     }
 
+    /// Every length up to 20 of a run of two-byte letters (Cyrillic, Greek, Latin with
+    /// accents) and of three-byte ones (ideographs, kana, fullwidth, Hangul), with one other code
+    /// point at every position: the fast path folds four two-byte or two three-byte code points
+    /// a step where their quick words allow, and falls back at each kind of neighbour.
+    @Test(arguments: InvariantTests.presetNames)
+    func nonASCIIRunsWithOneOtherCodePointMatchReference(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
+        let alphabets = [Array("ЖжΩωάÉéñЯяΣσςßĲ".unicodeScalars), Array("中文あアｶＬ한字ひ　ｱ".unicodeScalars)]
+        let others: [String] = ["", "a", " ", "é", "E\u{301}", "\u{301}", "\u{3099}", "\u{FF9E}", "\t", "Ｌ", "Σ", "中", "ﬁ", "😀", "\u{FDFA}", "ß", "\u{0345}", "\u{AD}"]
+        var failures: [String] = []
+        for letters in alphabets {
+            for length in 0...20 {
+                let run = (0..<length).map { letters[($0 * 7) % letters.count] }
+                for other in others {
+                    for position in 0...length {
+                        var scalars = run
+                        scalars.insert(contentsOf: other.unicodeScalars, at: position)
+                        let s = String(String.UnicodeScalarView(scalars))
+                        let expected = try ReferenceFold.fold(s, steps: p.steps)
+                        if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) { failures.append("\(codePoints(s)): fold(utf8:)") }
+                        if folder.fold(s) != expected { failures.append("\(codePoints(s)): fold(String)") }
+                    }
+                }
+            }
+        }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+
     /// Code points whose fold depends on the marks after them (ᾂ holds U+0345, which case folds
     /// to ι and so changes class) in long runs, with marks in and out of canonical order among
     /// them: the fast path batches such runs into bounded segments and may split text before

@@ -33,8 +33,10 @@ extension FoldEngine {
     }
 
     /// The fold, code point by code point: the one fold loop. Each code point's fold comes from
-    /// the fast table (a quick word, or its entry); ASCII goes sixteen bytes a step; a voicing
-    /// mark after kana composes here. Where neighbours interact, a fold that records nothing
+    /// the fast table (a quick word, or its entry); ASCII goes sixteen bytes a step; in a run of
+    /// quick words, four two-byte or two three-byte code points go a step when the next eight
+    /// bytes hold them (a fold that records shapes takes them one by one); a voicing mark after
+    /// kana composes here. Where neighbours interact, a fold that records nothing
     /// (``NoShapeLog``, the fold itself) folds the segment from the last boundary with the
     /// general path (``foldSegment(_:_:from:after:into:at:capacity:)``) and goes on; a fold
     /// that records the shape of each change (the tokens') stops with `.interacts`.
@@ -161,6 +163,50 @@ extension FoldEngine {
                             q = QuickWord.ascii
                             guard i &+ 4 <= n else { break run }
                             w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                        }
+                        // Four two-byte code points at once (Cyrillic, Greek, Latin letters
+                        // with accents): eight bytes of lead and continuation bytes, leads from
+                        // C2, whose quick words are all present. The first three are written
+                        // here, the fourth at the top of the loop.
+                        if !Log.recordsShape && w & 0xC0E0 == 0x80C0 && i &+ 8 <= n && o &+ 24 <= capacity {
+                            let w8 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                            if w8 & 0xC0E0_C0E0_C0E0_C0E0 == 0x80C0_80C0_80C0_80C0
+                                && ((w8 & 0x001E_001E_001E_001E) &+ 0x00FE_00FE_00FE_00FE) & 0x0100_0100_0100_0100 == 0x0100_0100_0100_0100 {
+                                let v = (w8 & 0x001F_001F_001F_001F) << 6 | (w8 >> 8) & 0x003F_003F_003F_003F
+                                let q0 = quick[Int(truncatingIfNeeded: v & 0x7FF)], q1 = quick[Int(truncatingIfNeeded: (v >> 16) & 0x7FF)]
+                                let q2 = quick[Int(truncatingIfNeeded: (v >> 32) & 0x7FF)], q3 = quick[Int(truncatingIfNeeded: v >> 48)]
+                                if q0 & q1 & q2 & q3 & QuickWord.presentBit != 0 {
+                                    let out = UnsafeMutableRawPointer(output)
+                                    out.storeBytes(of: UInt32(truncatingIfNeeded: q0), toByteOffset: o, as: UInt32.self)
+                                    o &+= QuickWord(raw: q0).count
+                                    out.storeBytes(of: UInt32(truncatingIfNeeded: q1), toByteOffset: o, as: UInt32.self)
+                                    o &+= QuickWord(raw: q1).count
+                                    out.storeBytes(of: UInt32(truncatingIfNeeded: q2), toByteOffset: o, as: UInt32.self)
+                                    o &+= QuickWord(raw: q2).count
+                                    i &+= 6
+                                    q = QuickWord(raw: q3)
+                                    length = 2
+                                    continue run
+                                }
+                            }
+                        }
+                        // Two three-byte code points at once (ideographs, kana, fullwidth
+                        // forms): the first written here, the second at the top of the loop.
+                        if !Log.recordsShape && w & 0xC0_C0F0 == 0x80_80E0 && i &+ 8 <= n {
+                            let w8 = UnsafeRawPointer(src + i).loadUnaligned(as: UInt64.self)
+                            if w8 & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 {
+                                let v0 = UTF8Decoder.threeByteValue(UInt32(truncatingIfNeeded: w8))
+                                let v1 = UTF8Decoder.threeByteValue(UInt32(truncatingIfNeeded: w8 >> 24))
+                                let q0 = quick[Int(v0)], q1 = quick[Int(v1)]
+                                if q0 & q1 & QuickWord.presentBit != 0 && v0 >= 0x800 && v1 >= 0x800 {
+                                    UnsafeMutableRawPointer(output + o).storeBytes(of: UInt32(truncatingIfNeeded: q0), as: UInt32.self)
+                                    o &+= QuickWord(raw: q0).count
+                                    i &+= 3
+                                    q = QuickWord(raw: q1)
+                                    length = 3
+                                    continue run
+                                }
+                            }
                         }
                         // Valid two- and three-byte sequences only (surrogates have no quick
                         // word).
