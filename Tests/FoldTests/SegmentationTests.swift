@@ -23,6 +23,17 @@ import Testing
         #expect(WordBreakTable.shared.everyJoinerJoinsDigits)
     }
 
+    /// What the shared table derives from its classes (lead bytes of the dictionary and extend
+    /// classes, each byte's window role, the flags, the two-byte letters) is generated with them
+    /// in word_classes.c; it equals what a table derives from the same classes now.
+    @Test func theGeneratedByteFactsAreDerivedFromTheClasses() {
+        let shared = WordBreakTable.shared
+        let computed = WordBreakTable(classify: { shared($0) })
+        #expect(shared.facts.byteFacts == computed.facts.byteFacts, "word_classes.c's byte facts: run make generate")
+        #expect(shared.facts.twoByteLetters == computed.facts.twoByteLetters, "word_classes.c's two-byte letters: run make generate")
+        #expect(computed.hasCompiledWindows)
+    }
+
     /// The classes the state machine looks past for a joiner are those the rule lets join.
     @Test func theJoinersAreTheClassesTheRuleJoins() {
         for raw in UInt8(0)...UInt8.max {

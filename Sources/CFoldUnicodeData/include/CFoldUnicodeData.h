@@ -104,12 +104,18 @@ typedef struct {
 extern const FoldUnicodeData fold_unicode_data;
 
 /// The word-boundary class of every code point (Fold's `WordBreakTable.Class` raw values, from
-/// `WordBreakTable.classify` over the data above), two stages of 128 code points: written by
-/// the generator's second run to word_classes.c.
+/// `WordBreakTable.classify` over the data above), two stages of 128 code points, and what the
+/// tokenizer derives from them: written by the generator's second run to word_classes.c.
 typedef struct {
     const uint16_t *index;
     const uint8_t *blocks;
     uint32_t block_count;
+    /// What the tokenizer derives from the classes: for each byte value, whether it leads a code
+    /// point of the dictionary or extend class and its role in the windows, then the table's
+    /// flags (769 bytes, Fold's `WordBreakTable.ByteFacts`); and a bit for each code point
+    /// U+0000..U+07FF of class letter (32 words).
+    const uint8_t *byte_facts;
+    const uint64_t *two_byte_letters;
 } FoldWordClasses;
 
 extern const FoldWordClasses fold_word_classes;

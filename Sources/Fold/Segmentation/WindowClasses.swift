@@ -102,9 +102,13 @@ package struct WindowClasses: Equatable, Sendable {
     package static var ofClassify: WindowClasses { WordBreakTable(classify: WordBreakTable.classify).windowClasses }
 
     /// CFoldUnicodeData's word_classes.c: the two stages of `WordBreakTable.classify` over every
-    /// code point, which ``WordBreakTable/shared`` wraps.
+    /// code point, and what the tokenizer derives from them, which ``WordBreakTable/shared``
+    /// wraps.
     package static var wordClassesFile: String {
         let (stage1, stage2) = WordBreakTable.stages(classify: WordBreakTable.classify)
+        let (byteFacts, twoByteLetters) = stage1.withUnsafeBufferPointer { s1 in
+            stage2.withUnsafeBufferPointer { s2 in WordBreakTable.derivedFacts(stage1: s1.baseAddress!, stage2: s2.baseAddress!) }
+        }
         func rows<T: BinaryInteger>(_ values: [T]) -> String {
             stride(from: 0, to: values.count, by: 32).map { start in
                 "   " + values[start..<min(start + 32, values.count)].map { " \($0)," }.joined()
@@ -123,7 +127,15 @@ package struct WindowClasses: Equatable, Sendable {
             \(rows(stage2))
             };
 
-            const FoldWordClasses fold_word_classes = {index_, blocks, \(stage2.count / 128)};
+            static const uint8_t byte_facts[\(byteFacts.count)] = {
+            \(rows(byteFacts))
+            };
+
+            static const uint64_t two_byte_letters[\(twoByteLetters.count)] = {
+            \(twoByteLetters.map { "    0x\(String($0, radix: 16, uppercase: true))ull," }.joined(separator: "\n"))
+            };
+
+            const FoldWordClasses fold_word_classes = {index_, blocks, \(stage2.count / 128), byte_facts, two_byte_letters};
 
             """
     }

@@ -99,7 +99,11 @@ struct WordBreakTable: @unchecked Sendable {
     /// point), wrapped without a copy.
     static let shared: WordBreakTable = {
         let generated = fold_word_classes
-        return WordBreakTable(stage1: generated.index, stage2: generated.blocks)
+        // (A word_classes.c of the generator's first run has only the classes.)
+        guard let byteFacts = generated.byte_facts, let twoByteLetters = generated.two_byte_letters else {
+            return WordBreakTable(stage1: generated.index, stage2: generated.blocks)
+        }
+        return WordBreakTable(stage1: generated.index, stage2: generated.blocks, byteFacts: byteFacts, twoByteLetters: twoByteLetters)
     }()
 
     /// ``shared`` at an address that lives as long as the process (what the tokens of a text
@@ -147,8 +151,34 @@ struct WordBreakTable: @unchecked Sendable {
         return (stage1, stage2)
     }
 
-    /// A table over two stages that live as long as the process (the generated ones, or a
-    /// test's, which it never frees).
+    /// A table over two stages and what is derived from them, all generated (``shared``).
+    private init(stage1: UnsafePointer<UInt16>, stage2: UnsafePointer<UInt8>, byteFacts: UnsafePointer<UInt8>,
+                 twoByteLetters: UnsafePointer<UInt64>) {
+        self.stage1 = stage1
+        self.stage2 = stage2
+        self.byteFacts = byteFacts
+        self.twoByteLetters = twoByteLetters
+        ascii = stage2 + Int(stage1[0]) << 7
+    }
+
+    /// What ``shared`` derives from its stages, as `make generate` writes it to word_classes.c
+    /// (``ByteFacts``' bytes, then the 32 words of two-byte letters): a table computed from the
+    /// stages now, never the generated one. Its windows are the compiled ones: the generator
+    /// writes them from the same classes in the same run.
+    static func derivedFacts(stage1: UnsafePointer<UInt16>, stage2: UnsafePointer<UInt8>) -> (byteFacts: [UInt8], twoByteLetters: [UInt64]) {
+        var (byteFacts, twoByteLetters) = WordBreakTable(stage1: stage1, stage2: stage2).facts
+        byteFacts[ByteFacts.flags] |= ByteFacts.compiledWindows
+        return (byteFacts, twoByteLetters)
+    }
+
+    /// What this table derives from its stages, for the tests: ``derivedFacts(stage1:stage2:)``
+    /// of the table as it is.
+    var facts: (byteFacts: [UInt8], twoByteLetters: [UInt64]) {
+        (Array(UnsafeBufferPointer(start: byteFacts, count: ByteFacts.count)), Array(UnsafeBufferPointer(start: twoByteLetters, count: 32)))
+    }
+
+    /// A table over two stages that live as long as the process (a test's, which it never
+    /// frees), what it needs derived from them now.
     init(stage1: UnsafePointer<UInt16>, stage2: UnsafePointer<UInt8>) {
         let blockCount = 0x110000 >> 7
         let facts = UnsafeMutablePointer<UInt8>.allocate(capacity: ByteFacts.count)
