@@ -146,19 +146,15 @@ package enum UnicodeData {
 
     /// The full canonical (NFD) or compatibility (NFKD) decomposition of one code point.
     package static func decomposition(of c: UInt32, compatibility: Bool) -> [UInt32] {
-        if c &- hangulBase < hangulCount {
-            // Unicode 3.12: L, V and, unless the syllable has none, T.
-            let s = c - hangulBase
-            let t = s % 28
-            let l = 0x1100 + s / 588, v = 0x1161 + (s % 588) / 28
-            return t == 0 ? [l, v] : [l, v, 0x11A7 + t]
-        }
-        return withMapping(compatibility ? FOLD_UCD_MAP_NFKD : FOLD_UCD_MAP_NFD, c) { $0.map(Array.init) ?? [c] }
+        var out: [UInt32] = []
+        appendDecomposition(of: c, compatibility: compatibility, to: &out)
+        return out
     }
 
     /// ``decomposition(of:compatibility:)`` appended to `out`, with no array of its own.
     package static func appendDecomposition(of c: UInt32, compatibility: Bool, to out: inout [UInt32]) {
         if c &- hangulBase < hangulCount {
+            // Unicode 3.12: L, V and, unless the syllable has none, T.
             let s = c - hangulBase
             let t = s % 28
             out.append(0x1100 + s / 588)
@@ -225,6 +221,7 @@ package enum UnicodeData {
     /// The raw canonical decomposition of a code point when it is exactly two code points.
     package static func canonicalPair(_ c: UInt32) -> (UInt32, UInt32)? {
         if c &- hangulBase < hangulCount {
+            // Unicode 3.12: L, V and, unless the syllable has none, T.
             let s = c - hangulBase
             let t = s % 28
             // LV = L + V; LVT = LV + T (the raw mapping of Unicode 3.12).

@@ -27,18 +27,18 @@ final class ScalarTable: @unchecked Sendable {
 
     /// A table whose code points map to what `build` gives them; nil for a code point that maps
     /// to itself (no array made).
-    init(build: @escaping @Sendable (UInt32) -> [UInt32]?) {
-        self.build = build
-        generated = nil
-        defaultCompatibility = nil
-        slots = .allocate(capacity: Self.pageCount)
-        slots.initialize(repeating: nil, count: Self.pageCount)
+    convenience init(build: @escaping @Sendable (UInt32) -> [UInt32]?) {
+        self.init(build: build, generated: nil, compatibility: nil)
     }
 
     /// A table read from a generated map, whose unlisted code points decompose as
     /// `compatibility` says (nil: map to themselves).
-    init(generated: PresetMaps.Map, compatibility: Bool?) {
-        build = nil
+    convenience init(generated: PresetMaps.Map, compatibility: Bool?) {
+        self.init(build: nil, generated: generated, compatibility: compatibility)
+    }
+
+    private init(build: (@Sendable (UInt32) -> [UInt32]?)?, generated: PresetMaps.Map?, compatibility: Bool?) {
+        self.build = build
         self.generated = generated
         defaultCompatibility = compatibility
         slots = .allocate(capacity: Self.pageCount)
