@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldCheckTests",
-            dependencies: ["Fold", "foldcheck", "FoldReference"],
+            dependencies: ["Fold", "foldcheck", "FoldReference", "FoldICU"],
             // Expected outputs, read by path from the tests (help snapshots).
             exclude: ["Fixtures"]
         ),

@@ -48,7 +48,7 @@ import Testing
         // Another connection sees the same index.
         let other = try Database(path: path)
         #expect(try other.rows("SELECT count(*) FROM t_fts WHERE t_fts MATCH 'smorrebrod'") == [["5000"]])
-        // A stale fingerprint (Fold or ICU changed): rebuilt before use.
+        // A stale fingerprint (an older Fold's data or rules): rebuilt before use.
         try db.execute("UPDATE t_fts_fold SET value = 'fold0-search-u14.0-icu70.1-00000000' WHERE key = 'fingerprint'")
         #expect(try index.needsRebuild())
         // Cancelled half way: the old index is intact and still stale.

@@ -51,7 +51,8 @@ import Testing
 /// Sources/CFoldUnicodeData/preset_maps.c holds steps 1 to 7 of every preset profile as Fold's
 /// pipeline computes them, so a folder of a preset runs no step at run time. This test asks the
 /// pipeline again for every code point of every preset and fails when the file differs (the
-/// folds themselves are compared with ICU's reference pipeline in ICUInvariantTests).
+/// folds themselves are compared with ICU's reference pipeline in ReferenceEquivalenceTests,
+/// InvariantTests.swift).
 @Suite struct PresetMapsTests {
     @Test(arguments: PresetMaps.bakedProfiles)
     func everyCodePointEqualsThePipeline(_ profile: FoldProfile) {

@@ -2,11 +2,12 @@
 import FoldICU
 import Testing
 
-/// The ICU calls on one code point that build Fold's tables stop the process when they fail
-/// (`ICU.expectingSuccess`): a default in their place (U+FFFD, "no mapping") would silently
-/// change a fold. Once `Folder.init` has loaded ICU's data they can fail only for want of
-/// memory; these tests make each call on every code point it can be given and record a failure
-/// as a test failure, not a trap, so an ICU for which that no longer holds is caught here.
+/// The ICU calls on one code point that the generator (`fold-generate`) and the tests' reference
+/// pipeline make stop the process when they fail (`ICU.expectingSuccess`): a default in their
+/// place (U+FFFD, "no mapping") would silently change a generated table or a reference fold.
+/// Once ICU's data is loaded they can fail only for want of memory; these tests make each call
+/// on every code point it can be given and record a failure as a test failure, not a trap, so
+/// an ICU for which that no longer holds is caught here. (Fold itself calls no ICU.)
 @Suite struct ICUInvariantTests {
     /// NFD, NFKD, case folding (default and Turkic) and Script_Extensions: one plane per case,
     /// so the planes run in parallel.
@@ -37,9 +38,10 @@ import Testing
         expectNoFailures(failures, "code points")
     }
 
-    /// Latin-ASCII on every code point the letter and ASCII steps (and the ASCII additions'
-    /// rules) hand it: not ASCII, not a mark, control or separator, of script Latin, Common or
-    /// Inherited (`ScalarPolicy.asciiFoldFromICU`; the letters are a subset).
+    /// Latin-ASCII on every code point the generator and the reference pipeline hand it for
+    /// the letter and ASCII steps (and the ASCII additions' rules): not ASCII, not a mark,
+    /// control or separator, of script Latin, Common or Inherited (`asciiFoldFromICU` in
+    /// FoldReference; the letters are a subset).
     @Test func latinASCIISucceedsOnEveryCodePointItIsGiven() {
         var failures: [String] = []
         var asked = 0

@@ -1,5 +1,6 @@
-// This module imports Foundation and Fold together: if ICU's C types ever leaked into Fold's
-// interface, this file would stop compiling (Foundation on Linux carries its own ICU).
+// This module imports Foundation, Fold and FoldICU together: if ICU's C headers ever reached a
+// module Swift imports (FoldICU keeps them in CFoldICU's implementation), this file would stop
+// compiling (Foundation on Linux carries its own ICU).
 import Foundation
 import Fold
 import FoldICU

@@ -10,8 +10,9 @@ import Testing
 @Suite struct SegmentationTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The generated files are what `make generate` writes from the linked ICU's table now, and
-    /// the table Fold ships uses its compiled windows.
+    /// The generated files are what `make generate` writes from Fold's word table now (its
+    /// classes in word_classes.c, which `fold-generate --check` holds equal to the linked ICU's
+    /// properties), and the table Fold ships uses its compiled windows.
     @Test func theWindowsGeneratedFilesAreCurrent() throws {
         let classes = WordBreakTable.shared.windowClasses
         let header = try String(contentsOf: Self.packageRoot.appendingPathComponent("Sources/CFoldSupport/include/CFoldWindowClasses.h"), encoding: .utf8)

@@ -7,26 +7,18 @@ import Testing
 /// The tokenizer: its word boundaries against ICU's word break iterator (with Fold's
 /// documented decisions), its decisions one by one, and the properties of its ranges.
 @Suite struct TokenTests {
-    /// A text longer than ICU's iterator takes goes to it in pieces cut after spaces or line
-    /// breaks: the same words as in one piece (here with pieces of 256 to 1,024 bytes, Thai and
-    /// "@" included, which only ICU's iterator segments). A piece with no space in its last
-    /// quarter is cut between characters: its words are still whole characters of the text.
-    @Test(arguments: [256, 300, 1_024])
-    func longTextsGoToICUInPiecesWithTheSameWords(pieceLimit: Int) throws {
+    /// A long text of Thai, "@", Polish, ideographs, kana and Latin words (the rule and
+    /// dictionary path): ICU's words, 600 of them.
+    @Test func aLongTextGetsICUsWords() throws {
         var string = ""
         for k in 0..<200 {
             string += ["ภาษาไทยง่ายนิดเดียว", "mail@example.com", "Łódź", "東京タワー", "l'été 3.14"][k % 5]
             string += k % 7 == 0 ? "\n" : " "
         }
-        let text = Array(string.utf8)
-        let whole = text.withUnsafeBufferPointer { WordBreaker.referenceWords(in: $0) }
-        let pieces = text.withUnsafeBufferPointer { WordBreaker.referenceWords(in: $0, pieceLimit: pieceLimit) }
-        #expect(whole.count == 600)
-        #expect(pieces == whole)
-        let thai = Array(String(repeating: "ภาษาไทยง่ายนิดเดียว", count: 20).utf8)
-        let cut = thai.withUnsafeBufferPointer { WordBreaker.referenceWords(in: $0, pieceLimit: 100) }
-        #expect(!cut.isEmpty && cut.allSatisfy { thai[$0.lowerBound] & 0xC0 != 0x80 && ($0.upperBound == thai.count || thai[$0.upperBound] & 0xC0 != 0x80) })
-        #expect(cut.last?.upperBound == thai.count)
+        let words = Self.reference(string)
+        #expect(words.count == 600)
+        #expect(words == Self.icuWords(string))
+        #expect(WordBreaker.words(in: Array(string.utf8)) == words)
     }
 
     // MARK: The decisions

@@ -7,7 +7,9 @@ import Testing
 /// from: every value, for every code point, as the engine reads it through ``UnicodeData``. The
 /// engine reads no ICU at run time, so these are what make the fold ICU's.
 @Suite struct UnicodeDataTests {
-    /// The tables name the linked ICU's versions: a different ICU fails here, naming both.
+    /// The marks policy's shortcut that page building asks (`ScalarPolicy.removesMark`) answers
+    /// as its explained decision does, and so does the case-folding shortcut: Fold's code
+    /// against Fold's code, for every code point.
     @Test func theMarksPolicyAsksTheSameWithAndWithoutItsExplanation() {
         // ScalarPolicy.removesMark (the pages' question) is markDecision's .removed, and the
         // case-folding shortcut caseFolds is caseFolding's change, for every code point.
@@ -23,6 +25,7 @@ import Testing
         #expect(differ.isEmpty, "\(differ.prefix(10).map { String($0, radix: 16) })")
     }
 
+    /// The tables name the linked ICU's versions: a different ICU fails here, naming both.
     @Test func tablesAreFromTheLinkedICU() {
         #expect(UnicodeData.icuVersion == ICU.icuVersion, "Fold's Unicode data is from ICU \(FoldVersions.icu), the tests link ICU \(ICU.icuVersionName): run make generate")
         #expect(UnicodeData.unicodeVersion == ICU.unicodeVersion, "Fold's Unicode data is Unicode \(FoldVersions.unicode), the linked ICU's is \(ICU.unicodeVersionName): run make generate")

@@ -4,35 +4,8 @@ extension WordBreaker {
     /// ICU's word break iterator (Fold's own, ``RuleBasedWords``, on ICU's baked rules and
     /// dictionaries) with Fold's decisions applied: the reference for the fast path, and the
     /// path of text that needs a dictionary.
-    ///
-    /// A long text goes to it in pieces of at most `pieceLimit` bytes (ICU's own iterator took at
-    /// most `Int32.max`), each ending just after a space or line break (no word spans one, so the
-    /// words are those of the whole text; a piece without one ends at a character boundary).
-    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>, pieceLimit: Int = 1 << 30, table: WordBreakTable = .shared) -> [Range<Int>] {
-        var segments: [Range<Int>] = []
-        var start = 0
-        while start < utf8.count {
-            var end = utf8.count
-            if end - start > pieceLimit {
-                end = start + pieceLimit
-                // Back to just after a space or line break in the last quarter of the piece.
-                var k = end
-                while k > start + pieceLimit * 3 / 4 && !(utf8[k - 1] == 0x20 || utf8[k - 1] == 0x0A) { k -= 1 }
-                if k > start + pieceLimit * 3 / 4 {
-                    end = k
-                } else {
-                    while end > start + 1 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
-                }
-            }
-            let piece = UnsafeBufferPointer(rebasing: utf8[start..<end])
-            let found = RuleBasedWords.segments(in: piece, keepingMarkedHangul: true)
-            if start == 0 && end == utf8.count {
-                segments = found   // the whole text in one piece: nearly every text
-            } else {
-                segments += found.map { ($0.lowerBound + start)..<($0.upperBound + start) }
-            }
-            start = end
-        }
+    static func referenceWords(in utf8: UnsafeBufferPointer<UInt8>, table: WordBreakTable = .shared) -> [Range<Int>] {
+        let segments = RuleBasedWords.segments(in: utf8, keepingMarkedHangul: true)
         return adjust(segments, in: utf8, table: table)
     }
 

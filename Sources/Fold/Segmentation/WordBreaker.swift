@@ -26,7 +26,7 @@ import Darwin
 /// 64-byte windows in front of it (``WindowScan``, the one driver that the cursor's
 /// ``asciiWords(_:_:readable:from:table:max:mask:_:)`` and the ``Tokenizer`` loop over), whose
 /// byte classes and runs are derived from the table and the rules (``WindowClasses``, compiled by `make generate`). The reference
-/// (``referenceWords(in:pieceLimit:table:)``) is ICU's word break iterator (Fold's own port,
+/// (``referenceWords(in:table:)``) is ICU's word break iterator (Fold's own port,
 /// ``RuleBasedWords``, on ICU's rules and dictionaries baked in CFoldBreakData) with the decisions
 /// applied to its segments (``adjust(_:in:table:)``); it is also what text with a dictionary
 /// script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a kana voiced sound mark takes
