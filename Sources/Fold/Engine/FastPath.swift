@@ -43,7 +43,7 @@ extension FoldEngine {
     ///
     /// `log` is told of each unit whose shape changed, in order (``ShapeLog``). Where it
     /// records shapes, `mayNeedRuleIterator` is set when a code point written may send the word breaker
-    /// to ICU (its quick word or entry says so, or the class of a kana composed with its
+    /// to the rule iterator (its quick word or entry says so, or the class of a kana composed with its
     /// voicing mark) (``TokenText/Header/mayNeedRuleIterator``).
     func foldScalars<Log: ShapeLog>(_ src: UnsafePointer<UInt8>, _ n: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
                                     recording log: inout Log, mayNeedRuleIterator: inout Bool) -> ScalarFoldOutcome {

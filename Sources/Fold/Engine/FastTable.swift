@@ -229,7 +229,7 @@ final class FastTable: @unchecked Sendable {
             let tail = UnicodeData.decomposition(of: out.last!.scalar, compatibility: false).last ?? out.last!.scalar
             last = UnicodeData.combiningClass(tail)
         }
-        // Whether the tokenizer hands text with the fold to ICU (said after `plain`, which
+        // Whether the tokenizer hands text with the fold to the rule iterator (said after `plain`, which
         // it does not touch).
         let dictionary = out.contains { WordBreakTable.classify($0.scalar) == .slow } ? FastEntry.needsWordDictionary : 0
         if out.count == 1 && out[0].scalar == value {
@@ -364,7 +364,7 @@ final class FastTable: @unchecked Sendable {
 /// | 32-35 | how many of them                                                |
 /// | 36    | identity: the code point folds to itself                        |
 /// | 37    | one scalar: the fold is a single scalar                         |
-/// | 38    | the fold holds a code point the tokenizer hands to ICU (``WordBreakTable/Class/slow``) |
+/// | 38    | the fold holds a code point the tokenizer hands to the rule iterator (``WordBreakTable/Class/slow``) |
 /// | 40-47 | the combining class that ends the fold once decomposed          |
 /// | 63    | present (0 for the whole word: not simple, or page not built)   |
 struct QuickWord {
@@ -393,7 +393,7 @@ struct QuickWord {
     @inline(__always) var bytes: UInt32 { UInt32(truncatingIfNeeded: raw) }
     @inline(__always) var count: Int { Int(truncatingIfNeeded: (raw >> Self.countShift) & 0xF) }
     @inline(__always) var isOneScalar: Bool { raw & Self.oneScalarBit != 0 }
-    /// Its fold holds a code point whose text the tokenizer segments with ICU's iterator
+    /// Its fold holds a code point whose text the tokenizer segments with the rule iterator
     /// (a dictionary script, ZWJ, ...): the per-scalar fold of the tokens notes it as it goes,
     /// so a text without one skips the scan for them.
     @inline(__always) var needsWordDictionary: Bool { raw & Self.needsWordDictionaryBit != 0 }
@@ -424,7 +424,7 @@ struct FastEntry {
     /// ᾂ holds U+0345), so it takes the general path; but it starts with a starter that nothing
     /// before it touches, so a segment may start or end just before it.
     static let tail: UInt32 = 1 << 28
-    /// Its fold holds a code point whose text the tokenizer segments with ICU's iterator
+    /// Its fold holds a code point whose text the tokenizer segments with the rule iterator
     /// (``WordBreakTable/Class/slow``): the tokens' per-scalar fold notes it.
     static let needsWordDictionary: UInt32 = 1 << 29
 

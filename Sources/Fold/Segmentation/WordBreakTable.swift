@@ -9,7 +9,7 @@ internal import CFoldUnicodeData
 struct WordBreakTable: @unchecked Sendable {
     /// A code point's role in Fold's word boundaries: UAX #29's Word_Break values, with Fold's
     /// decisions folded in (apostrophes, per-character CJK) and the code points the fast path
-    /// hands to ICU marked ``slow``.
+    /// hands to the rule iterator (Fold's port of ICU's, ``RuleBasedWords``) marked ``slow``.
     enum Class: UInt8, Sendable {
         /// Starts no word and joins none: spaces, punctuation, symbols, emoji.
         case other = 0
@@ -41,7 +41,8 @@ struct WordBreakTable: @unchecked Sendable {
         /// CR, LF and UAX #29 Newline: a mark after one does not attach to it.
         case lineBreak
         /// Complex_Context (dictionary scripts), ZWJ, "@", the kana voiced sound marks and the
-        /// Han characters that are not ideographs: the text goes to ICU's iterator. The marks of dictionary scripts are ``extend``.
+        /// Han characters that are not ideographs: the text goes to the rule iterator (Fold's
+        /// port of ICU's, with its dictionaries). The marks of dictionary scripts are ``extend``.
         case slow
     }
 

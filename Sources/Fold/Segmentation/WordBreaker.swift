@@ -54,19 +54,20 @@ enum WordBreaker {
     }
 
     /// The words of a text a few at a time: by the fast path, or, when the text holds a code
-    /// point the fast path hands to ICU (``WordBreakTable/Class/slow``), by ICU's iterator
-    /// with Fold's decisions. The whole text goes one way or the other: ICU's dictionaries and
-    /// its katakana runs decide boundaries from more than the neighbouring units, so a fast
-    /// path that stopped where it met such a code point could disagree with ICU before it.
+    /// point the fast path hands to the rule iterator (``WordBreakTable/Class/slow``), by that
+    /// iterator (``referenceWords(in:table:)``: Fold's port of ICU's) with Fold's decisions. The
+    /// whole text goes one way or the other: ICU's dictionaries and its katakana runs decide
+    /// boundaries from more than the neighbouring units, so a fast path that stopped where it
+    /// met such a code point could disagree with ICU's rules before it.
     ///
     /// The fast path reads ASCII 64 bytes at a time (``asciiWords(_:_:readable:from:table:max:mask:_:)``) and
     /// hands each word it cannot decide there to the state machine (``nextWord(in:from:table:)``).
     struct Cursor {
         /// Where the last word ended.
         var position = 0
-        /// Whether the text was checked for code points that need ICU.
+        /// Whether the text was checked for code points that need the rule iterator.
         var checked = false
-        /// The text's code points that are not ASCII are known not to need ICU (the per-scalar
+        /// The text's code points that are not ASCII are known not to need it (the per-scalar
         /// fold read it off the quick word or table entry of each code point it folded): only
         /// "@" is looked for.
         var onlyASCIIMayNeedRuleIterator = false

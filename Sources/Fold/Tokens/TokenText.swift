@@ -30,7 +30,7 @@ final class TokenText: ManagedBuffer<TokenText.Header, UInt8> {
         var repairs: UnsafeMutablePointer<Repair>? = nil
         var repairCount = 0
         /// Whether the fold may hold a code point that is not ASCII and whose text the word
-        /// breaker hands to ICU (``WordBreakTable/Class/slow``): false when the per-scalar fold
+        /// breaker hands to the rule iterator (``WordBreakTable/Class/slow``): false when the per-scalar fold
         /// read off the quick word or table entry of every code point it folded that none of
         /// their folds holds one, so the word breaker scans the fold only for the one ASCII
         /// code point of that class ("@"). True for text made by the general path.

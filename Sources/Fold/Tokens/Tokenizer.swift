@@ -191,7 +191,7 @@ public struct Tokenizer: Sendable {
         var mapper = usesLog ? Mapper(changes: TokenText.changes(log.base), count: log.count)
                              : Mapper(UnitEnds.Mapper(unitEnds, foldedCount: o))
         if !mayNeedRuleIterator && memchr(fold, 0x40, o) == nil {
-            // No code point of the fold takes ICU's iterator: the words of its 64-byte windows
+            // No code point of the fold takes the rule iterator: the words of its 64-byte windows
             // from their bits, one window after the other, with what the last byte of a window
             // and the first after it carried across; at a byte a window does not decide ("_",
             // a mark, punctuation that is not ASCII, Hangul, Hebrew: not ASCII, a letter of two
