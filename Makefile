@@ -8,7 +8,7 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
 # wasm, test-wasm: Fold in the browser (Wasm/, Scripts/build-wasm.sh).
-.PHONY: wasm wasm-test-setup test-wasm test-browser bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
+.PHONY: wasm wasm-test-setup test-wasm test-browser bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-calls bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -91,6 +91,10 @@ bench-peers: bench-build
 bench-keystrokes: deps
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	cd Benchmarks && $(SWIFT) build -c release --product bench-keystrokes && .build/release/bench-keystrokes
+
+# What one call costs on short text: fold(_:), fold(utf8:) and withFoldedUTF8, in ns a call.
+bench-calls: deps
+	cd Benchmarks && $(SWIFT) build -c release --product bench-calls && .build/release/bench-calls
 
 # Cold start: the first fold and the first tokens of a new Folder in a new process, against warm
 # ones (medians of 25 processes).

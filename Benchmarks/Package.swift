@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "bench-tokens", targets: ["bench-tokens"]),
         .executable(name: "bench-coldstart", targets: ["bench-coldstart"]),
         .executable(name: "bench-stemming", targets: ["bench-stemming"]),
+        .executable(name: "bench-calls", targets: ["bench-calls"]),
     ],
     dependencies: [
         // The library under test: the package one directory up.
@@ -26,6 +27,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // What one call costs on short text (`make bench-calls`).
+        .executableTarget(
+            name: "bench-calls",
+            dependencies: [.product(name: "Fold", package: "Fold")],
+            path: "Sources/bench-calls"
+        ),
         // The first fold and tokens of a new Folder in a new process (`make bench-coldstart`).
         .executableTarget(
             name: "bench-coldstart",
