@@ -17,7 +17,7 @@ static const uint32_t keys0[188] = {
     0xFF39, 0xFF3A, 0xFF41, 0xFF42, 0xFF43, 0xFF44, 0xFF45, 0xFF46, 0xFF47, 0xFF48, 0xFF49, 0xFF4A, 0xFF4B, 0xFF4C, 0xFF4D, 0xFF4E,
     0xFF4F, 0xFF50, 0xFF51, 0xFF52, 0xFF53, 0xFF54, 0xFF55, 0xFF56, 0xFF57, 0xFF58, 0xFF59, 0xFF5A,
 };
-static const uint32_t offsets0[189] = {
+static const uint16_t offsets0[189] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
@@ -482,7 +482,7 @@ static const uint32_t keys1[6939] = {
     0xE0FE5, 0xE0FE6, 0xE0FE7, 0xE0FE8, 0xE0FE9, 0xE0FEA, 0xE0FEB, 0xE0FEC, 0xE0FED, 0xE0FEE, 0xE0FEF, 0xE0FF0, 0xE0FF1, 0xE0FF2, 0xE0FF3, 0xE0FF4,
     0xE0FF5, 0xE0FF6, 0xE0FF7, 0xE0FF8, 0xE0FF9, 0xE0FFA, 0xE0FFB, 0xE0FFC, 0xE0FFD, 0xE0FFE, 0xE0FFF,
 };
-static const uint32_t offsets1[6940] = {
+static const uint16_t offsets1[6940] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 33, 34, 35, 36, 37, 38, 39, 40, 42, 43, 44, 45, 46, 47,
@@ -1553,7 +1553,7 @@ static const uint32_t keys2[7626] = {
     0xE0FE6, 0xE0FE7, 0xE0FE8, 0xE0FE9, 0xE0FEA, 0xE0FEB, 0xE0FEC, 0xE0FED, 0xE0FEE, 0xE0FEF, 0xE0FF0, 0xE0FF1, 0xE0FF2, 0xE0FF3, 0xE0FF4, 0xE0FF5,
     0xE0FF6, 0xE0FF7, 0xE0FF8, 0xE0FF9, 0xE0FFA, 0xE0FFB, 0xE0FFC, 0xE0FFD, 0xE0FFE, 0xE0FFF,
 };
-static const uint32_t offsets2[7627] = {
+static const uint16_t offsets2[7627] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
     32, 33, 34, 37, 39, 39, 42, 45, 46, 48, 51, 54, 57, 58, 59, 60,
@@ -2264,7 +2264,7 @@ static const uint32_t data2[3612] = {
 static const uint32_t keys3[1] = {
     0,
 };
-static const uint32_t offsets3[1] = {
+static const uint16_t offsets3[1] = {
     0,
 };
 static const uint32_t data3[1] = {
@@ -2630,7 +2630,7 @@ static const uint32_t keys4[5704] = {
     0xE0FE8, 0xE0FE9, 0xE0FEA, 0xE0FEB, 0xE0FEC, 0xE0FED, 0xE0FEE, 0xE0FEF, 0xE0FF0, 0xE0FF1, 0xE0FF2, 0xE0FF3, 0xE0FF4, 0xE0FF5, 0xE0FF6, 0xE0FF7,
     0xE0FF8, 0xE0FF9, 0xE0FFA, 0xE0FFB, 0xE0FFC, 0xE0FFD, 0xE0FFE, 0xE0FFF,
 };
-static const uint32_t offsets4[5705] = {
+static const uint16_t offsets4[5705] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 26, 27, 29, 31, 33,
     35, 37, 39, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 59, 61, 63,
@@ -3134,7 +3134,7 @@ static const uint32_t data4[2209] = {
 static const uint32_t keys5[16] = {
     0xCC, 0xCD, 0xCE, 0xCF, 0x128, 0x12A, 0x12C, 0x12E, 0x130, 0x1CF, 0x208, 0x20A, 0x1E2C, 0x1E2E, 0x1EC8, 0x1ECA,
 };
-static const uint32_t offsets5[17] = {
+static const uint16_t offsets5[17] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16,
     17,
 };
@@ -3146,7 +3146,7 @@ static const uint32_t data5[17] = {
 static const uint32_t keys6[5] = {
     0x49, 0x131, 0x26A, 0x1D7B, 0xA7AE,
 };
-static const uint32_t offsets6[6] = {
+static const uint16_t offsets6[6] = {
     0, 1, 2, 3, 4, 5,
 };
 static const uint32_t data6[5] = {
@@ -3156,7 +3156,7 @@ static const uint32_t data6[5] = {
 static const uint32_t keys7[1] = {
     0,
 };
-static const uint32_t offsets7[1] = {
+static const uint16_t offsets7[1] = {
     0,
 };
 static const uint32_t data7[1] = {
@@ -3166,7 +3166,7 @@ static const uint32_t data7[1] = {
 static const uint32_t keys8[1] = {
     0,
 };
-static const uint32_t offsets8[1] = {
+static const uint16_t offsets8[1] = {
     0,
 };
 static const uint32_t data8[1] = {
@@ -3176,7 +3176,7 @@ static const uint32_t data8[1] = {
 static const uint32_t keys9[15] = {
     0xC4, 0xC5, 0xC6, 0xD6, 0xD8, 0xE4, 0xE5, 0xF6, 0x1DE, 0x1DF, 0x1FA, 0x1FB, 0x22A, 0x22B, 0x212B,
 };
-static const uint32_t offsets9[16] = {
+static const uint16_t offsets9[16] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 18, 20, 21,
 };
 static const uint32_t data9[21] = {
@@ -3188,7 +3188,7 @@ static const uint32_t keys10[23] = {
     0xC4, 0xC5, 0xC6, 0xD6, 0xD8, 0xE4, 0xE5, 0xE6, 0xF6, 0xF8, 0x1DE, 0x1DF, 0x1E2, 0x1E3, 0x1FA, 0x1FB,
     0x1FC, 0x1FD, 0x1FE, 0x1FF, 0x22A, 0x22B, 0x212B,
 };
-static const uint32_t offsets10[24] = {
+static const uint16_t offsets10[24] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
     16, 17, 18, 19, 20, 21, 22, 23,
 };
@@ -3200,7 +3200,7 @@ static const uint32_t data10[23] = {
 static const uint32_t keys11[7] = {
     0xC6, 0xD0, 0xD6, 0xDE, 0xF6, 0x22A, 0x22B,
 };
-static const uint32_t offsets11[8] = {
+static const uint16_t offsets11[8] = {
     0, 1, 2, 3, 4, 5, 7, 9,
 };
 static const uint32_t data11[9] = {
@@ -3210,7 +3210,7 @@ static const uint32_t data11[9] = {
 static const uint32_t keys12[14] = {
     0xC6, 0xD0, 0xD6, 0xDE, 0xE6, 0xF0, 0xF6, 0xFE, 0x1E2, 0x1E3, 0x1FC, 0x1FD, 0x22A, 0x22B,
 };
-static const uint32_t offsets12[15] = {
+static const uint16_t offsets12[15] = {
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
 };
 static const uint32_t data12[14] = {

@@ -122,13 +122,14 @@ extern const FoldWordClasses fold_word_classes;
 
 /// One per-code-point step of a preset profile, as Fold's pipeline computes it: the code points
 /// whose value is not the default, sorted, code point `keys[i]` giving `data[offsets[i]..<
-/// offsets[i + 1]]` (`offsets` has `count + 1` entries). A code point not listed takes its value
+/// offsets[i + 1]]` (`offsets` has `count + 1` entries; a map's data is under 65,536 code points,
+/// which the generator checks). A code point not listed takes its value
 /// from map `base`, or, when `base` is -1, the default: for a decomposition map, the code point's
 /// own decomposition in the data above (canonical or compatibility, as the profile decomposes);
 /// for a mapping map, the code point itself.
 typedef struct {
     const uint32_t *keys;
-    const uint32_t *offsets;
+    const uint16_t *offsets;
     const uint32_t *data;
     uint32_t count;
     int32_t base;

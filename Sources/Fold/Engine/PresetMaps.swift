@@ -201,11 +201,12 @@ extension PresetMaps {
                 data += value
                 offsets.append(UInt32(data.count))
             }
+            precondition(data.count <= Int(UInt16.max), "a preset map's data outgrew its 16-bit offsets")
             text += """
                 static const uint32_t keys\(k)[\(max(map.keys.count, 1))] = {
                 \(rows(map.keys, hex: true))
                 };
-                static const uint32_t offsets\(k)[\(offsets.count)] = {
+                static const uint16_t offsets\(k)[\(offsets.count)] = {
                 \(rows(offsets))
                 };
                 static const uint32_t data\(k)[\(max(data.count, 1))] = {
