@@ -133,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FoldCheckTests",
-            dependencies: ["Fold", "foldcheck", "FoldReference", "FoldICU"],
+            dependencies: ["Fold", "foldcheck", "FoldReference"],
             // Expected outputs, read by path from the tests (help snapshots).
             exclude: ["Fixtures"]
         ),

@@ -2,7 +2,6 @@
 // the ICU reference pipeline does and tokenizes into the words the linked ICU's iterator finds.
 import Foundation
 @testable import Fold
-import FoldICU
 import FoldReference
 import Testing
 
@@ -122,14 +121,7 @@ func withoutICU(_ command: String) -> String {
             for (k, line) in lines.enumerated() {
                 let tokens = folder.tokens(in: line)
                 let ranges = tokens.map(\.foldedUTF8Range)
-                let icu: [Range<Int>]? = tokens.withFoldedUTF8 { folded in
-                    let scalars = Array(String(decoding: folded, as: UTF8.self).unicodeScalars)
-                    let hangulWithMark = zip(scalars, scalars.dropFirst()).contains { a, b in
-                        a.value &- 0xAC00 < 11172 && [.extend, .format, .zwj].contains(ICU.wordBreakProperty(b.value))
-                    }
-                    guard !hangulWithMark, let segments = try? ICU.wordSegments(utf8: folded) else { return nil }
-                    return WordBreaker.adjust(segments, in: folded)
-                }
+                let icu = tokens.withFoldedUTF8 { ReferenceWords.icuWords(in: $0) }
                 guard let icu else { continue }
                 comparedWithICU += 1
                 if icu != ranges { Issue.record("\(profile.name), line \(k + 1) \(line): tokens \(ranges) in the fold, ICU's words \(icu)") }

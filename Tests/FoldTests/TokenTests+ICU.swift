@@ -1,6 +1,7 @@
 import Foundation
 @testable import Fold
 import FoldICU
+import FoldReference
 import FoldVectors
 import Testing
 
@@ -24,21 +25,11 @@ extension TokenTests {
         Array(text.utf8).withUnsafeBufferPointer { WordBreaker.referenceWords(in: $0) }
     }
 
-    /// ICU's words: the linked ICU's own word break iterator (`ICU.wordSegments`) with Fold's
-    /// decisions applied (`WordBreaker.adjust`). Nil where Fold decides otherwise than ICU's
-    /// root rules: a text with a Hangul syllable followed by a mark (Fold keeps the word, as
-    /// UAX #29's WB4 has it; ICU drops it: `marksNeverCostAWord`).
+    /// ICU's words (FoldReference's `ReferenceWords.icuWords`): the linked ICU's own iterator with
+    /// Fold's decisions; nil for a text with a Hangul syllable followed by a mark, where Fold
+    /// keeps a word that ICU's rules drop (`marksNeverCostAWord`).
     static func icuWords(_ text: String) -> [Range<Int>]? {
-        let scalars = Array(text.unicodeScalars)
-        for k in scalars.indices.dropLast() where scalars[k].value &- 0xAC00 < 11172 {
-            let wb = ICU.wordBreakProperty(scalars[k + 1].value)
-            if wb == .extend || wb == .format || wb == .zwj { return nil }
-        }
-        return Array(text.utf8).withUnsafeBufferPointer { utf8 in
-            // ICU's iterator fails only when it cannot allocate: a broken test machine.
-            guard let segments = try? ICU.wordSegments(utf8: utf8) else { return [0..<(-1)] }
-            return WordBreaker.adjust(segments, in: utf8)
-        }
+        Array(text.utf8).withUnsafeBufferPointer { ReferenceWords.icuWords(in: $0) }
     }
 
     /// The words a text must get: ICU's (``icuWords(_:)``), or Fold's reference where Fold

@@ -9,6 +9,12 @@ extension WordBreaker {
         return adjust(segments, in: utf8, table: table)
     }
 
+    /// ``adjust(_:in:table:)`` with the shared table, for segments found elsewhere: the tests'
+    /// reference (FoldReference's `ReferenceWords`) applies Fold's decisions to the linked ICU's.
+    package static func adjusted(_ segments: [Range<Int>], in utf8: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        adjust(segments, in: utf8)
+    }
+
     /// Applies Fold's decisions to ICU's word segments: each segment is cut at its apostrophes
     /// (dropped) and around each ideographic unit (a word of its own); the pieces without a
     /// letter, digit or dictionary-script character are dropped.

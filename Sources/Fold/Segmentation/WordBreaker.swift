@@ -32,7 +32,7 @@ import Darwin
 /// script (Thai, Lao, Khmer, Myanmar, ...), a ZWJ, an "@" or a kana voiced sound mark takes
 /// (``WordBreakTable/Class/slow``). The tests compare the paths for every code point and for
 /// random strings, and change one rule to see every path follow it.
-enum WordBreaker {
+package enum WordBreaker {
     /// The version of these rules: part of ``Folder/fingerprint``. Raise it whenever a
     /// boundary can move.
     static let version = 2  // 2: a Hangul syllable with a mark is a word on every path
