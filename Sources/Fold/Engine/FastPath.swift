@@ -34,8 +34,11 @@ extension FoldEngine {
 
     /// The fold, code point by code point: the one fold loop. Each code point's fold comes from
     /// the fast table (a quick word, or its entry); ASCII goes sixteen bytes a step; in a run of
-    /// quick words, four two-byte or two three-byte code points go a step when the next eight
-    /// bytes hold them (a fold that records shapes takes them one by one); a voicing mark after
+    /// quick words, letters of one two-byte pair whose folds stay in it (Cyrillic, Greek) and
+    /// the plain ASCII between them go 32 or 16 bytes a step with byte shuffles where the
+    /// processor has them (``FastTable/pairTable(lead:)``, `cfold_pair_run`), and four two-byte or
+    /// two three-byte code points go a step when the next eight bytes hold them (a fold that
+    /// records shapes takes them one by one); a voicing mark after
     /// kana composes here. Where neighbours interact, a fold that records nothing
     /// (``NoShapeLog``, the fold itself) folds the segment from the last boundary with the
     /// general path (``foldSegment(_:_:from:after:into:at:capacity:)``) and goes on; a fold
@@ -65,6 +68,7 @@ extension FoldEngine {
         let swar = caseOnly || asciiIdentity
         let asciiMap = table.asciiMap
         let quick = table.quick
+        let pairRun = !Log.recordsShape && swar && table.pairRunAvailable
         while i < n {
             // ASCII, sixteen bytes a step, when only A-Z change.
             let runStart = i
@@ -142,6 +146,27 @@ extension FoldEngine {
                         i &+= length
                         guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
                         var w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                        // Letters of one two-byte pair whose folds stay in it (Cyrillic, Greek) and
+                        // plain ASCII between them: sixteen bytes a step (cfold_pair_run), then
+                        // the last code point it folded is the one written.
+                        if pairRun && w & 0xC0E0 == 0x80C0 && i &+ 17 <= n && o &+ 16 <= capacity,
+                           let targets = table.pairTable(lead: UInt8(truncatingIfNeeded: w)) {
+                            let k = Int(truncatingIfNeeded: cfold_pair_run(src + i, Int64(n &- i), output + o, Int64(capacity &- o), targets,
+                                                                           UInt8(truncatingIfNeeded: w), caseOnly ? 1 : 0))
+                            if k > 0 {
+                                i &+= k
+                                o &+= k
+                                if src[i &- 1] < 0x80 {
+                                    q = QuickWord.ascii
+                                    length = 1
+                                } else {
+                                    q = QuickWord(raw: Atomics.loadRelaxed(quick + Int(UTF8Decoder.twoByteValue(lead: src[i &- 2], src[i &- 1]))))
+                                    length = 2
+                                }
+                                guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
+                                w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
+                            }
+                        }
                         if swar {
                             while w & 0x80 == 0 {
                                 guard i &+ 16 <= n, o &+ 16 <= capacity else { break run }

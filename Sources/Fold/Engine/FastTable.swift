@@ -1,3 +1,4 @@
+internal import CFoldSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -63,6 +64,20 @@ final class FastTable: @unchecked Sendable {
     /// The marks that make a kept letter of the language with the base before them (U+030A,
     /// U+0308 for the Nordic languages): the general path composes them.
     let keptLetterMarks: Set<UInt32>
+    /// For each two-byte pair (the 128 code points of the leads C2-C3, ..., DE-DF), the table of
+    /// ``cfold_pair_run``: its code points whose fold is one code point of the same pair, as
+    /// `CFOLD_PAIR_FOLDS | index`. Filled with the quick words of the page that holds the pair,
+    /// by the thread that builds the page; `pairSlots` publishes each (or ``noPairRun``).
+    static let pairCount = 16, pairBytes = 128
+    let pairTables: UnsafeMutablePointer<UInt8>
+    let pairSlots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// A pair whose table is not worth the step: fewer than ``pairRunMinimum`` of its code
+    /// points fold within it (Latin-1, where accented letters fold to ASCII), or the overlong
+    /// leads C0 and C1.
+    static var noPairRun: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+    static let pairRunMinimum = 64
+    /// Whether ``cfold_pair_run`` has a vector step on this processor.
+    let pairRunAvailable: Bool
 
     init(core: FoldEngine.Core) {
         self.core = core
@@ -105,6 +120,11 @@ final class FastTable: @unchecked Sendable {
             guard first < UInt32(Self.directStarters), second &- 0x300 < UInt32(Self.directMarks), composite < 0x10000 else { return }
             directCompositions[Int(first) &* Self.directMarks &+ Int(second &- 0x300)] = UInt16(composite)
         }
+        pairTables = .allocate(capacity: Self.pairCount * Self.pairBytes)
+        pairTables.initialize(repeating: 0, count: Self.pairCount * Self.pairBytes)
+        pairSlots = .allocate(capacity: Self.pairCount)
+        pairSlots.initialize(repeating: nil, count: Self.pairCount)
+        pairRunAvailable = cfold_pair_run_level() != 0
         kanaNeedsWordDictionary = .allocate(capacity: 0x100)
         for k in 0..<0x100 { kanaNeedsWordDictionary[k] = WordBreakTable.classify(0x3000 + UInt32(k)) == .slow }
         kanaVoicing = .allocate(capacity: 0x200)
@@ -125,6 +145,8 @@ final class FastTable: @unchecked Sendable {
         kanaVoicing.deallocate()
         kanaNeedsWordDictionary.deallocate()
         free(directCompositions)
+        pairTables.deallocate()
+        pairSlots.deallocate()
     }
 
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
@@ -188,11 +210,44 @@ final class FastTable: @unchecked Sendable {
                     }
                     Atomics.storeRelaxed(quick + Int(value), word.raw)
                 }
+                if index < Self.pairCount / 2 {
+                    fillPairTable(index * 2)
+                    fillPairTable(index * 2 + 1)
+                }
             }
             return page
         }
         page.deallocate()
         return Atomics.loadAcquire(slots + index)!
+    }
+
+    /// Fills and publishes the table of two-byte pair `pair` (0...15) from the quick words of
+    /// its page, which the caller has just written.
+    private func fillPairTable(_ pair: Int) {
+        let table = pairTables + pair * Self.pairBytes
+        let lead = UInt32(0xC0 | pair << 1)
+        var folds = 0
+        for index in 0..<Self.pairBytes where pair > 0 {
+            let q = QuickWord(raw: Atomics.loadRelaxed(quick + (pair << 7 | index)))
+            guard q.isPresent && q.count == 2 && q.isOneScalar && q.trailingClass == 0 && q.bytes & 0xFE == lead else { continue }
+            table[index] = UInt8(CFOLD_PAIR_FOLDS) | UInt8(truncatingIfNeeded: (q.bytes & 1) << 6 | (q.bytes >> 8) & 0x3F)
+            folds += 1
+        }
+        _ = Atomics.publish(pairSlots + pair, folds >= Self.pairRunMinimum ? UnsafeMutableRawPointer(table) : Self.noPairRun)
+    }
+
+    /// The ``cfold_pair_run`` table of the pair of the lead byte `lead` (C0...DF), its page built
+    /// first; nil when the pair has none worth the step.
+    @inline(__always)
+    func pairTable(lead: UInt8) -> UnsafePointer<UInt8>? {
+        let pair = Int(truncatingIfNeeded: (lead &- 0xC0) >> 1)
+        var slot = Atomics.loadAcquire(pairSlots + pair)
+        if slot == nil {
+            _ = page(pair >> 1)
+            slot = Atomics.loadAcquire(pairSlots + pair)
+        }
+        guard let slot, slot != Self.noPairRun else { return nil }
+        return UnsafePointer(slot.assumingMemoryBound(to: UInt8.self))
     }
 
     /// A code point's fold alone and what the fast path must know about it, computed: its
