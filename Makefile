@@ -8,7 +8,7 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
 # wasm, test-wasm: Fold in the browser (Wasm/, Scripts/build-wasm.sh).
-.PHONY: wasm wasm-test-setup test-wasm test-browser bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-calls bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
+.PHONY: wasm wasm-test-setup test-wasm test-browser test-neon bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-calls bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -45,9 +45,15 @@ test: deps
 	@$(MAKE) --no-print-directory wasm-test-setup
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
 	$(SWIFT) test --skip-build --disable-xctest $(TEST_FLAGS)
+	@$(MAKE) --no-print-directory test-neon
 	@$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory test-integrations
 	$(MAKE) --no-print-directory test-postgres
+
+# The fold's NEON step (AArch64: Apple silicon, ARM servers) against its portable step, built
+# with Debian's aarch64 cross compiler and run under qemu (Scripts/check-neon.sh installs them).
+test-neon:
+	@./Scripts/check-neon.sh
 
 # Fold with the SQLite wrappers apps use (Integrations/, its own package): sqlite-nio's bundled
 # SQLite through FoldSQLiteNIO, and the README's GRDB example.

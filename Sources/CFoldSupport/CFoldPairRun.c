@@ -168,6 +168,65 @@ int64_t cfold_pair_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room
                                        : cfold_pair_run_ssse3(src, n, out, room, targets, lead, lowercase);
 }
 
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+
+/// One bit in four for each byte of `v` (0xFF or 0x00 each): byte k is bits 4k...4k + 3, what
+/// NEON has for SSE2's movemask.
+static inline uint64_t cfold_nibbles(uint8x16_t v) {
+    return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(v), 4)), 0);
+}
+
+/// The step of `cfold_pair_run_ssse3` with NEON (every AArch64 processor): the 128-byte table in
+/// two lookups of 64 bytes (an index out of a lookup's range gives 0).
+static int64_t cfold_pair_run_neon(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, const uint8_t *targets,
+                                   uint8_t lead, int32_t lowercase) {
+    const uint8x16x4_t low = {{vld1q_u8(targets), vld1q_u8(targets + 16), vld1q_u8(targets + 32), vld1q_u8(targets + 48)}};
+    const uint8x16x4_t high = {{vld1q_u8(targets + 64), vld1q_u8(targets + 80), vld1q_u8(targets + 96), vld1q_u8(targets + 112)}};
+    const uint8x16_t pair = vdupq_n_u8(lead & 0xFE), zero = vdupq_n_u8(0);
+    static const uint8_t notLast[16] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0};
+    const uint8x16_t allButLast = vld1q_u8(notLast);
+    int64_t pos = 0;
+    while (pos + 17 <= n && pos + 16 <= room) {
+        const uint8x16_t a = vld1q_u8(src + pos), b = vld1q_u8(src + pos + 1);
+        const uint8x16_t isLead = vceqq_u8(vandq_u8(a, vdupq_n_u8(0xFE)), pair);
+        const uint8x16_t nextIsContinuation = vceqq_u8(vandq_u8(b, vdupq_n_u8(0xC0)), vdupq_n_u8(0x80));
+        const uint8x16_t index = vorrq_u8(vshlq_n_u8(vandq_u8(a, vdupq_n_u8(1)), 6), vandq_u8(b, vdupq_n_u8(0x3F)));
+        const uint8x16_t t = vorrq_u8(vqtbl4q_u8(low, index), vqtbl4q_u8(high, vsubq_u8(index, vdupq_n_u8(64))));
+        const uint8x16_t leads = vandq_u8(vandq_u8(isLead, nextIsContinuation), vcltzq_s8(vreinterpretq_s8_u8(t)));
+        const uint8x16_t continuations = vextq_u8(zero, leads, 15);
+        const uint8x16_t upper = vcltq_u8(vsubq_u8(a, vdupq_n_u8('A')), vdupq_n_u8(26));
+        const uint8x16_t ascii = lowercase ? vorrq_u8(a, vandq_u8(upper, vdupq_n_u8(0x20))) : a;
+        const uint8x16_t plain = vandq_u8(vcgeq_u8(a, vdupq_n_u8(0x20)), vcltq_u8(a, vdupq_n_u8(0x80)));
+        const uint8x16_t newLead = vorrq_u8(pair, vshrq_n_u8(vandq_u8(t, vdupq_n_u8(0x40)), 6));
+        const uint8x16_t newContinuation = vextq_u8(zero, vorrq_u8(vdupq_n_u8(0x80), vandq_u8(t, vdupq_n_u8(0x3F))), 15);
+        vst1q_u8(out + pos, vbslq_u8(leads, newLead, vbslq_u8(continuations, newContinuation, ascii)));
+        // A lead at byte 15 has its continuation in the next step: it is not done here.
+        const uint64_t done = cfold_nibbles(vorrq_u8(vorrq_u8(plain, vandq_u8(leads, allButLast)), continuations));
+        if (__builtin_expect(done != ~(uint64_t)0, 0)) {
+            const unsigned k = (unsigned)__builtin_ctzll(~done) >> 2;
+            pos += k;
+            if (k != 15 || !vgetq_lane_u8(leads, 15)) break;
+            continue;
+        }
+        pos += 16;
+    }
+    return pos;
+}
+
+int32_t cfold_pair_run_level(void) { return 1; }
+
+int64_t cfold_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, const uint8_t *targets,
+                          uint8_t lead, int32_t lowercase) {
+    return level >= 1 ? cfold_pair_run_neon(src, n, out, room, targets, lead, lowercase)
+                      : cfold_pair_run_portable(src, n, out, room, targets, lead, lowercase);
+}
+
+int64_t cfold_pair_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, const uint8_t *targets, uint8_t lead,
+                       int32_t lowercase) {
+    return cfold_pair_run_neon(src, n, out, room, targets, lead, lowercase);
+}
+
 #else
 
 int32_t cfold_pair_run_level(void) { return 0; }

@@ -5,9 +5,9 @@
 // byte's six, so a letter's fold is a 7-bit index into its pair, and a table of 128 bytes (the
 // profile's, built from its quick words) folds a whole pair with byte shuffles.
 //
-// Vector code where the processor has it, chosen at run time on x86-64 (AVX2, 32 bytes a step;
-// else SSSE3, 16); elsewhere `cfold_pair_run_level` says 0 and the fold goes code point by code
-// point. `cfold_pair_run_portable` is the same step a code point at a time: the tests compare
+// Vector code where the processor has it: chosen at run time on x86-64 (AVX2, 32 bytes a step;
+// else SSSE3, 16), NEON on AArch64 (16; Apple silicon, ARM servers); elsewhere (WebAssembly)
+// `cfold_pair_run_level` says 0 and the fold goes code point by code point. `cfold_pair_run_portable` is the same step a code point at a time: the tests compare
 // each level this processor has with it.
 #ifndef CFOLD_PAIR_RUN_H
 #define CFOLD_PAIR_RUN_H
@@ -18,8 +18,8 @@
 /// `CFOLD_PAIR_FOLDS | index` (index 0...127 of the fold in the pair); 0 for every other.
 #define CFOLD_PAIR_FOLDS 0x80
 
-/// The vector steps this processor has: 0 none (`cfold_pair_run` must not be called), 1 SSSE3,
-/// 2 AVX2 and SSSE3.
+/// The vector steps this processor has: 0 none (`cfold_pair_run` must not be called), 1 SSSE3
+/// (x86-64) or NEON (AArch64), 2 AVX2 and SSSE3.
 int32_t cfold_pair_run_level(void);
 
 /// Folds `src` (`n` bytes readable) into `out` (`room` bytes writable) from its start, 32 or 16
@@ -33,8 +33,8 @@ int32_t cfold_pair_run_level(void);
 int64_t cfold_pair_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, const uint8_t *targets, uint8_t lead,
                        int32_t lowercase);
 
-/// `cfold_pair_run` with the steps of `level` (0 the portable one, 1 SSSE3, 2 AVX2; capped at
-/// what the processor has): the tests' way to each.
+/// `cfold_pair_run` with the steps of `level` (0 the portable one, 1 SSSE3 or NEON, 2 AVX2;
+/// capped at what the processor has): the tests' way to each.
 int64_t cfold_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, const uint8_t *targets,
                           uint8_t lead, int32_t lowercase);
 

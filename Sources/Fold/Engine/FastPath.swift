@@ -147,12 +147,12 @@ extension FoldEngine {
                         guard i &+ 4 <= n, o &+ 8 <= capacity else { break run }
                         var w = UnsafeRawPointer(src + i).loadUnaligned(as: UInt32.self)
                         // Letters of one two-byte pair whose folds stay in it (Cyrillic, Greek) and
-                        // plain ASCII between them: sixteen bytes a step (cfold_pair_run), then
-                        // the last code point it folded is the one written.
-                        if pairRun && w & 0xC0E0 == 0x80C0 && i &+ 17 <= n && o &+ 16 <= capacity,
-                           let targets = table.pairTable(lead: UInt8(truncatingIfNeeded: w)) {
-                            let k = Int(truncatingIfNeeded: cfold_pair_run(src + i, Int64(n &- i), output + o, Int64(capacity &- o), targets,
-                                                                           UInt8(truncatingIfNeeded: w), caseOnly ? 1 : 0))
+                        // plain ASCII between them: 32 or 16 bytes a step (cfold_pair_run), where
+                        // the next eight bytes are four two-byte code points (Latin-1 text, whose
+                        // pair has no table, seldom has four in a row) and the pair has a table;
+                        // then the last code point it folded is the one written.
+                        if pairRun && w & 0xC0E0 == 0x80C0 && w & 0xFF >= FastTable.firstPairRunLead && table.mayHavePairTable(lead: UInt8(truncatingIfNeeded: w)) {
+                            let k = pairRunStep(src + i, n &- i, output + o, capacity &- o, lead: UInt8(truncatingIfNeeded: w), caseOnly: caseOnly)
                             if k > 0 {
                                 i &+= k
                                 o &+= k
@@ -387,6 +387,17 @@ extension FoldEngine {
             i += length
         }
         return .written(o)
+    }
+
+    /// The fold loop's call of `cfold_pair_run` at `src` (`n` bytes left, `room` to write),
+    /// whose first byte is the two-byte lead `lead`: how many bytes it folded (0 when the pair
+    /// has no table, the first code point is not the step's, or too few bytes are left). Apart
+    /// from the loop, whose registers it would otherwise crowd.
+    @inline(never)
+    func pairRunStep(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, _ room: Int, lead: UInt8, caseOnly: Bool) -> Int {
+        guard n >= 17 && room >= 16, let targets = fastTable.pairTable(lead: lead),
+              targets[Int(lead & 1) << 6 | Int(src[1] & 0x3F)] & UInt8(CFOLD_PAIR_FOLDS) != 0 else { return 0 }
+        return Int(truncatingIfNeeded: cfold_pair_run(src, Int64(n), output, Int64(room), targets, lead, caseOnly ? 1 : 0))
     }
 
     /// Writes the kana `composite` over the kana that ends at `o` (three bytes each) and tells

@@ -76,6 +76,10 @@ final class FastTable: @unchecked Sendable {
     /// leads C0 and C1.
     static var noPairRun: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
     static let pairRunMinimum = 64
+    /// The fold loop tries the step from Greek's lead (CE) on: the Latin pairs below have few
+    /// letters that fold within them in `search` and `ascii`, and Latin text has its accented
+    /// letters alone between ASCII, where the step would stop at once.
+    static let firstPairRunLead: UInt32 = 0xCE
     /// Whether ``cfold_pair_run`` has a vector step on this processor.
     let pairRunAvailable: Bool
 
@@ -229,11 +233,19 @@ final class FastTable: @unchecked Sendable {
         var folds = 0
         for index in 0..<Self.pairBytes where pair > 0 {
             let q = QuickWord(raw: Atomics.loadRelaxed(quick + (pair << 7 | index)))
-            guard q.isPresent && q.count == 2 && q.isOneScalar && q.trailingClass == 0 && q.bytes & 0xFE == lead else { continue }
+            guard q.isPresent && q.count == 2 && q.isOneScalar && q.bytes & 0xFE == lead else { continue }
             table[index] = UInt8(CFOLD_PAIR_FOLDS) | UInt8(truncatingIfNeeded: (q.bytes & 1) << 6 | (q.bytes >> 8) & 0x3F)
             folds += 1
         }
         _ = Atomics.publish(pairSlots + pair, folds >= Self.pairRunMinimum ? UnsafeMutableRawPointer(table) : Self.noPairRun)
+    }
+
+    /// Whether the pair of the lead byte `lead` (C0...DF) has a ``cfold_pair_run`` table or its
+    /// page is not built yet: one load, so that text of a pair without one (Latin-1) pays nothing
+    /// for the step.
+    @inline(__always)
+    func mayHavePairTable(lead: UInt8) -> Bool {
+        Atomics.loadAcquire(pairSlots + Int(truncatingIfNeeded: (lead &- 0xC0) >> 1)) != Self.noPairRun
     }
 
     /// The ``cfold_pair_run`` table of the pair of the lead byte `lead` (C0...DF), its page built
