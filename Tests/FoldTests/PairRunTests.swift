@@ -139,4 +139,45 @@ import Testing
         for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
         expectNoFailures(failures)
     }
+
+    /// The tokens' fold takes the step too (it records no shape for what the step folds, which
+    /// keeps each code point's length): on long Cyrillic and Greek texts, the per-scalar fold
+    /// (where the step runs) gives the general path's fold and the general path's original range
+    /// for every range of a few code points, and tokens keep every range property.
+    @Test(arguments: InvariantTests.presetNames)
+    func tokensOfCyrillicAndGreekKeepTheirRanges(profile: String) throws {
+        let folder = Folder(FoldProfile(named: profile)!)
+        var rng = seededGenerator(0xC1F)
+        let words = ["Привет", "мир", "Ёлка", "йогурт", "ЖУРНАЛ", "Київ", "Καλημέρα", "κόσμε", "ΆΈΉΊΌΎΏ", "ς", "Σοφία", "Հայաստան"]
+        let separators = [" ", " ", ", ", ". ", " — ", "\u{301} ", "e\u{301} ", "\u{AD}", " 12 "]
+        var failures: [String] = []
+        var made = 0
+        for round in 0..<200 {
+            var text = ""
+            for _ in 0..<Int.random(in: 4...40, using: &rng) {
+                text += words.randomElement(using: &rng)!
+                // Half the texts without marks typed apart, which send the profiles that keep
+                // marks to the general path.
+                text += round % 2 == 0 ? separators.randomElement(using: &rng)! : [" ", ", ", " 12 "].randomElement(using: &rng)!
+            }
+            failures += TokenTests.rangeFailures(folder, text)
+            guard case .made(let quick) = text.withUTF8({ TokenText.perScalar($0, engine: folder.engine) }) else { continue }
+            made += 1
+            let general = folder.foldedText(text)
+            guard String(decoding: quick.foldedUTF8, as: UTF8.self) == general.folded else {
+                failures.append("\(codePoints(text)): the per-scalar fold differs from the general path")
+                continue
+            }
+            let fold = Array(general.folded.utf8), count = fold.count
+            func boundary(_ k: Int) -> Bool { k == count || fold[k] & 0xC0 != 0x80 }
+            for a in 0..<count where boundary(a) {
+                for b in (a + 1)...min(count, a + 6) where boundary(b) && quick.originalUTF8Range(ofFolded: a..<b) != general.originalUTF8Range(ofFoldedUTF8: a..<b) {
+                    failures.append("\(codePoints(text)) \(a)..<\(b): \(quick.originalUTF8Range(ofFolded: a..<b))")
+                }
+            }
+            if failures.count > 20 { break }
+        }
+        expectNoFailures(failures)
+        if !folder.profile.steps.usesGeneralPath { #expect(made > 50, "the per-scalar fold served only \(made) of 200 texts") }
+    }
 }

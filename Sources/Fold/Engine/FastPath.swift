@@ -68,7 +68,10 @@ extension FoldEngine {
         let swar = caseOnly || asciiIdentity
         let asciiMap = table.asciiMap
         let quick = table.quick
-        let pairRun = !Log.recordsShape && swar && table.pairRunAvailable
+        // The pair step keeps every code point's length and is one scalar for one, and its
+        // tables hold no code point that needs the rule iterator: a fold that records shapes
+        // has nothing to record for what it folds.
+        let pairRun = swar && table.pairRunAvailable
         while i < n {
             // ASCII, sixteen bytes a step, when only A-Z change.
             let runStart = i

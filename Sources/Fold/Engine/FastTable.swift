@@ -233,7 +233,9 @@ final class FastTable: @unchecked Sendable {
         var folds = 0
         for index in 0..<Self.pairBytes where pair > 0 {
             let q = QuickWord(raw: Atomics.loadRelaxed(quick + (pair << 7 | index)))
-            guard q.isPresent && q.count == 2 && q.isOneScalar && q.bytes & 0xFE == lead else { continue }
+            // Not one the tokenizer hands to the rule iterator: the tokens' fold takes the step
+            // too, and notes that only for the code points it writes itself.
+            guard q.isPresent && q.count == 2 && q.isOneScalar && !q.needsWordDictionary && q.bytes & 0xFE == lead else { continue }
             table[index] = UInt8(CFOLD_PAIR_FOLDS) | UInt8(truncatingIfNeeded: (q.bytes & 1) << 6 | (q.bytes >> 8) & 0x3F)
             folds += 1
         }
