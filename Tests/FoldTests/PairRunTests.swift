@@ -161,20 +161,9 @@ import Testing
                 text += round % 2 == 0 ? separators.randomElement(using: &rng)! : [" ", ", ", " 12 "].randomElement(using: &rng)!
             }
             failures += TokenTests.rangeFailures(folder, text)
-            guard case .made(let quick) = text.withUTF8({ TokenText.perScalar($0, engine: folder.engine) }) else { continue }
+            guard let found = TokenTests.perScalarMapFailures(folder, text, width: 6) else { continue }
             made += 1
-            let general = folder.foldedText(text)
-            guard String(decoding: quick.foldedUTF8, as: UTF8.self) == general.folded else {
-                failures.append("\(codePoints(text)): the per-scalar fold differs from the general path")
-                continue
-            }
-            let fold = Array(general.folded.utf8), count = fold.count
-            func boundary(_ k: Int) -> Bool { k == count || fold[k] & 0xC0 != 0x80 }
-            for a in 0..<count where boundary(a) {
-                for b in (a + 1)...min(count, a + 6) where boundary(b) && quick.originalUTF8Range(ofFolded: a..<b) != general.originalUTF8Range(ofFoldedUTF8: a..<b) {
-                    failures.append("\(codePoints(text)) \(a)..<\(b): \(quick.originalUTF8Range(ofFolded: a..<b))")
-                }
-            }
+            failures += found
             if failures.count > 20 { break }
         }
         expectNoFailures(failures)

@@ -81,24 +81,10 @@ import Testing
         var failures: [String] = []
         var used = 0
         for _ in 0..<3000 {
-            var text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
-            let made = text.withUTF8 { TokenText.perScalar($0, engine: folder.engine) }
-            guard case .made(let quick) = made else { continue }
+            let text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            guard let found = Self.perScalarMapFailures(folder, text, width: 8) else { continue }
             used += 1
-            let general = folder.foldedText(text)
-            let quickFold = String(decoding: quick.foldedUTF8, as: UTF8.self)
-            guard quickFold == general.folded else {
-                failures.append("\(codePoints(text)): \(codePoints(quickFold)) is not \(codePoints(general.folded))")
-                continue
-            }
-            // Ranges on scalar boundaries of the fold, as tokens are.
-            let fold = Array(general.folded.utf8), count = fold.count
-            func boundary(_ k: Int) -> Bool { k == count || fold[k] & 0xC0 != 0x80 }
-            for a in 0..<count where boundary(a) {
-                for b in (a + 1)...min(count, a + 8) where boundary(b) && quick.originalUTF8Range(ofFolded: a..<b) != general.originalUTF8Range(ofFoldedUTF8: a..<b) {
-                    failures.append("\(codePoints(text)) \(a)..<\(b): \(quick.originalUTF8Range(ofFolded: a..<b)), general path \(general.originalUTF8Range(ofFoldedUTF8: a..<b))")
-                }
-            }
+            failures += found
         }
         expectNoFailures(failures, "texts")
         if profile.steps.usesGeneralPath {
@@ -107,6 +93,29 @@ import Testing
         } else {
             #expect(used > 500, "the per-scalar fold served only \(used) of 3000 texts")
         }
+    }
+
+    /// The per-scalar fold of `text` against the general path: nil when the per-scalar fold does
+    /// not serve the text (it interacts, or the profile has context); else what differs: its
+    /// fold, or the original range of a range of the fold (on scalar boundaries, as tokens are,
+    /// up to `width` bytes long).
+    static func perScalarMapFailures(_ folder: Folder, _ text: String, width: Int) -> [String]? {
+        var text = text
+        guard case .made(let quick) = text.withUTF8({ TokenText.perScalar($0, engine: folder.engine) }) else { return nil }
+        let general = folder.foldedText(text)
+        let quickFold = String(decoding: quick.foldedUTF8, as: UTF8.self)
+        guard quickFold == general.folded else {
+            return ["\(codePoints(text)): \(codePoints(quickFold)) is not \(codePoints(general.folded))"]
+        }
+        var failures: [String] = []
+        let fold = Array(general.folded.utf8), count = fold.count
+        func boundary(_ k: Int) -> Bool { k == count || fold[k] & 0xC0 != 0x80 }
+        for a in 0..<count where boundary(a) {
+            for b in (a + 1)...min(count, a + width) where boundary(b) && quick.originalUTF8Range(ofFolded: a..<b) != general.originalUTF8Range(ofFoldedUTF8: a..<b) {
+                failures.append("\(codePoints(text)) \(a)..<\(b): \(quick.originalUTF8Range(ofFolded: a..<b)), general path \(general.originalUTF8Range(ofFoldedUTF8: a..<b))")
+            }
+        }
+        return failures
     }
 
     /// Texts of 4 GB or more are iterated one token at a time with full-width offsets (the

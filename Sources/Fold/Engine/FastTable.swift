@@ -72,14 +72,15 @@ final class FastTable: @unchecked Sendable {
     let pairTables: UnsafeMutablePointer<UInt8>
     let pairSlots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// A pair whose table is not worth the step: fewer than ``pairRunMinimum`` of its code
-    /// points fold within it (Latin-1, where accented letters fold to ASCII), or the overlong
-    /// leads C0 and C1.
+    /// points fold within it, or it comes before ``firstPairRunLead`` (Latin, and the overlong
+    /// leads C0 and C1), where the fold loop never tries the step.
     static var noPairRun: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
     static let pairRunMinimum = 64
     /// The fold loop tries the step from Greek's lead (CE) on: the Latin pairs below have few
     /// letters that fold within them in `search` and `ascii`, and Latin text has its accented
     /// letters alone between ASCII, where the step would stop at once.
     static let firstPairRunLead: UInt32 = 0xCE
+    static let firstPair = Int(firstPairRunLead - 0xC0) >> 1
     /// Whether ``cfold_pair_run`` has a vector step on this processor.
     let pairRunAvailable: Bool
 
@@ -231,7 +232,8 @@ final class FastTable: @unchecked Sendable {
         let table = pairTables + pair * Self.pairBytes
         let lead = UInt32(0xC0 | pair << 1)
         var folds = 0
-        for index in 0..<Self.pairBytes where pair > 0 {
+        // The Latin pairs below the first the fold loop tries (and the overlong leads C0, C1) get none.
+        for index in 0..<Self.pairBytes where pair >= Self.firstPair {
             let q = QuickWord(raw: Atomics.loadRelaxed(quick + (pair << 7 | index)))
             // Not one the tokenizer hands to the rule iterator: the tokens' fold takes the step
             // too, and notes that only for the code points it writes itself.
