@@ -72,6 +72,10 @@ extension FoldEngine {
         // tables hold no code point that needs the rule iterator: a fold that records shapes
         // has nothing to record for what it folds.
         let pairRun = swar && table.pairRunAvailable
+        // The three-byte step changes lengths (a fullwidth comma to one byte): only for the
+        // fold itself, which records no shapes.
+        let wideRun = !Log.recordsShape && swar && table.wideRunAvailable
+        var wideRunFrom = 0
         while i < n {
             // ASCII, sixteen bytes a step, when only A-Z change.
             let runStart = i
@@ -119,6 +123,33 @@ extension FoldEngine {
             guard i < n else { break }
             let b0 = src[i]
             if b0 < 0x80 { return .overflow }  // ASCII left over only when the output is full
+            // From an ideograph or a kana the step's tables fold (a lead from E3 to E9): the
+            // ideographs, kana and other three-byte code points with a quick word, and the plain
+            // ASCII between them, 32 bytes a step where each folds to itself or a kana to a kana,
+            // the others one by one, in one call (cfold_wide_run), up to the first code point it
+            // leaves to this loop. Only here, where a run starts, not inside the run below: text
+            // of Chinese or Japanese comes here at its start and goes on in the step, while the
+            // short runs of ideographs between words of other scripts (which cost the call more
+            // than it saves) stay in the run below. The step looks ahead and refuses a run that
+            // would stop soon; after a short one the rest of the text goes without it.
+            if wideRun && b0 &- 0xE3 < 7 && i >= wideRunFrom {
+                let (read, written, last) = wideRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
+                if read < FastTable.wideRunShortRun { wideRunFrom = n }
+                if read > 0 {
+                    i &+= read
+                    o &+= written
+                    // The state once: the last code point written.
+                    let startIn = i &- (src[i &- 1] < 0x80 ? 1 : 3), startOut = o &- last.count
+                    boundaryIn = startIn
+                    boundaryOut = startOut
+                    lastStart = startOut
+                    lastStartIn = startIn
+                    lastEnd = o
+                    lastSingleStarter = last.isOneScalar
+                    lastCcc = last.trailingClass
+                    continue
+                }
+            }
             // Decode and validate one multi-byte scalar (two and three bytes inline).
             let value: UInt32, length: Int
             let short = UTF8Decoder.decodeShort(src, i, n)
@@ -404,6 +435,34 @@ extension FoldEngine {
         guard n >= 17 && room >= 16, let targets = fastTable.pairTable(lead: lead),
               targets[Int(lead & 1) << 6 | Int(src[1] & 0x3F)] & UInt8(CFOLD_PAIR_FOLDS) != 0 else { return 0 }
         return Int(truncatingIfNeeded: cfold_pair_run(src, Int64(n), output, Int64(room), targets, lead, caseOnly ? 1 : 0))
+    }
+
+    /// The fold loop's call of `cfold_wide_run` at `src` (`n` bytes left, `room` to write), whose
+    /// first byte is a three-byte lead: how many bytes it read and wrote, and the quick word of the
+    /// last code point it read (0 and 0 when the first code point is not one the step's tables
+    /// fold: only then does it call the step). Apart from the loop, whose registers it would
+    /// otherwise crowd.
+    @inline(never)
+    func wideRunStep(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, _ room: Int,
+                     caseOnly: Bool) -> (read: Int, written: Int, last: QuickWord) {
+        let table = fastTable
+        let kana = table.wideKana
+        guard n >= 3, table.wideRunFolds(UTF8Decoder.threeByteValue(UnsafeRawPointer(src).loadUnaligned(as: UInt32.self)), kana: kana) else {
+            return (0, 0, QuickWord(raw: 0))
+        }
+        var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
+                                       lowercase: caseOnly ? 1 : 0)
+        var written: Int64 = 0
+        let read = Int(truncatingIfNeeded: cfold_wide_run(src, Int64(n), output, Int64(room), &written, &tables))
+        guard read > 0 else { return (0, 0, QuickWord(raw: 0)) }
+        let last: QuickWord
+        if src[read &- 1] < 0x80 {
+            last = QuickWord.ascii
+        } else {
+            let unit = UnsafeRawPointer(src + (read &- 3)).loadUnaligned(as: UInt32.self)
+            last = QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(UTF8Decoder.threeByteValue(unit))))
+        }
+        return (read, Int(truncatingIfNeeded: written), last)
     }
 
     /// Writes the kana `composite` over the kana that ends at `o` (three bytes each) and tells

@@ -83,6 +83,24 @@ final class FastTable: @unchecked Sendable {
     static let firstPair = Int(firstPairRunLead - 0xC0) >> 1
     /// Whether ``cfold_pair_run`` has a vector step on this processor.
     let pairRunAvailable: Bool
+    /// The tables of ``cfold_wide_run``: the kana table (`CFOLD_WIDE_KANA_BYTES`: the folds of
+    /// U+3000...U+30FF that stay there as one three-byte code point, each itself or moved by its
+    /// row's delta: katakana to hiragana in `search`), published in `wideKanaSlot` by the thread
+    /// that builds page U+3000; the blocks of 64 code points from U+0800 whose every code point
+    /// folds to itself as three bytes (16 words of bits), and the pages whose four blocks all do
+    /// (4 words), set as each page is built.
+    let wideKanaSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    let wideBlocks: UnsafeMutablePointer<UInt64>
+    /// The pages of 256 code points whose four blocks all are (4 words of bits): what the vector
+    /// steps read.
+    let widePages: UnsafeMutablePointer<UInt64>
+    /// Whether ``cfold_wide_run`` has a vector step on this processor.
+    let wideRunAvailable: Bool
+    /// After a call of ``cfold_wide_run`` that read fewer bytes than this (nothing, when a
+    /// two-byte letter is near: `CFOLD_WIDE_LOOKAHEAD`), the fold does not call it again in the
+    /// same text: a line of mixed scripts, whose short runs of ideographs cost a call more than
+    /// it saves (measured: one call refused per line costs mixed.txt about 1%, one per run 8%).
+    static let wideRunShortRun = Int(CFOLD_WIDE_LOOKAHEAD)
 
     init(core: FoldEngine.Core) {
         self.core = core
@@ -130,6 +148,12 @@ final class FastTable: @unchecked Sendable {
         pairSlots = .allocate(capacity: Self.pairCount)
         pairSlots.initialize(repeating: nil, count: Self.pairCount)
         pairRunAvailable = cfold_pair_run_level() != 0
+        wideRunAvailable = cfold_pair_run_level() >= 2
+        wideKanaSlot = .allocate(capacity: 1)
+        wideKanaSlot.initialize(to: nil)
+        guard let blockBits = calloc(20, 8) else { fatalError("FastTable: cannot allocate its bit tables") }
+        wideBlocks = blockBits.bindMemory(to: UInt64.self, capacity: 20)
+        widePages = wideBlocks + 16
         kanaNeedsWordDictionary = .allocate(capacity: 0x100)
         for k in 0..<0x100 { kanaNeedsWordDictionary[k] = WordBreakTable.classify(0x3000 + UInt32(k)) == .slow }
         kanaVoicing = .allocate(capacity: 0x200)
@@ -152,6 +176,9 @@ final class FastTable: @unchecked Sendable {
         free(directCompositions)
         pairTables.deallocate()
         pairSlots.deallocate()
+        wideKanaSlot.pointee?.deallocate()
+        wideKanaSlot.deallocate()
+        free(wideBlocks)
     }
 
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
@@ -191,37 +218,40 @@ final class FastTable: @unchecked Sendable {
         if !bytes.isEmpty {
             bytes.withUnsafeBytes { (page + Self.bytesOffset).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
         }
-        if Atomics.publish(slots + index, page) {
-            if index < 0x100 {
-                for low in 0..<256 {
-                    let e = entries[low]
-                    guard e & (FastEntry.general | FastEntry.backward | FastEntry.tail) == 0, first[low] == 0 else { continue }
-                    let value = UInt32(index << 8 | low)
-                    let word: QuickWord
-                    if e & FastEntry.identity != 0 {
-                        guard let scalar = Unicode.Scalar(value) else { continue }
-                        var packed: UInt32 = 0
-                        for (k, unit) in UTF8.encode(scalar)!.enumerated() { packed |= UInt32(unit) << (8 * k) }
-                        word = QuickWord(bytes: packed, count: UTF8.width(scalar), identity: true, oneScalar: true, trailingClass: last[low],
-                                         needsWordDictionary: e & FastEntry.needsWordDictionary != 0)
-                    } else {
-                        let entry = FastEntry(raw: e)
-                        guard entry.length >= 1 && entry.length <= 4 else { continue }
-                        var packed: UInt32 = 0
-                        for k in 0..<entry.length { packed |= UInt32(bytes[entry.offset + k]) << (8 * k) }
-                        let width = UTF8Decoder.sequenceLength(lead: bytes[entry.offset])
-                        word = QuickWord(bytes: packed, count: entry.length, identity: false, oneScalar: width == entry.length, trailingClass: last[low],
-                                         needsWordDictionary: entry.has(FastEntry.needsWordDictionary))
-                    }
-                    Atomics.storeRelaxed(quick + Int(value), word.raw)
+        // The quick words and the steps' tables before the page is published, so that whoever
+        // finds the page finds them too (a thread that builds the same page at the same time
+        // writes the same words; the tables are published once).
+        if index < 0x100 {
+            for low in 0..<256 {
+                let e = entries[low]
+                guard e & (FastEntry.general | FastEntry.backward | FastEntry.tail) == 0, first[low] == 0 else { continue }
+                let value = UInt32(index << 8 | low)
+                let word: QuickWord
+                if e & FastEntry.identity != 0 {
+                    guard let scalar = Unicode.Scalar(value) else { continue }
+                    var packed: UInt32 = 0
+                    for (k, unit) in UTF8.encode(scalar)!.enumerated() { packed |= UInt32(unit) << (8 * k) }
+                    word = QuickWord(bytes: packed, count: UTF8.width(scalar), identity: true, oneScalar: true, trailingClass: last[low],
+                                     needsWordDictionary: e & FastEntry.needsWordDictionary != 0)
+                } else {
+                    let entry = FastEntry(raw: e)
+                    guard entry.length >= 1 && entry.length <= 4 else { continue }
+                    var packed: UInt32 = 0
+                    for k in 0..<entry.length { packed |= UInt32(bytes[entry.offset + k]) << (8 * k) }
+                    let width = UTF8Decoder.sequenceLength(lead: bytes[entry.offset])
+                    word = QuickWord(bytes: packed, count: entry.length, identity: false, oneScalar: width == entry.length, trailingClass: last[low],
+                                     needsWordDictionary: entry.has(FastEntry.needsWordDictionary))
                 }
-                if index < Self.pairCount / 2 {
-                    fillPairTable(index * 2)
-                    fillPairTable(index * 2 + 1)
-                }
+                Atomics.storeRelaxed(quick + Int(value), word.raw)
             }
-            return page
+            if index < Self.pairCount / 2 {
+                fillPairTable(index * 2)
+                fillPairTable(index * 2 + 1)
+            } else {
+                fillWideBits(index)
+            }
         }
+        if Atomics.publish(slots + index, page) { return page }
         page.deallocate()
         return Atomics.loadAcquire(slots + index)!
     }
@@ -242,6 +272,68 @@ final class FastTable: @unchecked Sendable {
             folds += 1
         }
         _ = Atomics.publish(pairSlots + pair, folds >= Self.pairRunMinimum ? UnsafeMutableRawPointer(table) : Self.noPairRun)
+    }
+
+    /// Fills the tables of ``cfold_wide_run`` for the BMP page `index` (8...255) from the quick
+    /// words the caller has just written: for page U+3000 the kana table, published; for the
+    /// others the bits of their blocks of 64 whose every code point folds to itself as three
+    /// bytes, by its quick word (a starter that touches nothing before it; what follows is the fold
+    /// loop's to check when the step stops before it).
+    private func fillWideBits(_ index: Int) {
+        func quickWord(_ value: Int) -> QuickWord { QuickWord(raw: Atomics.loadRelaxed(quick + value)) }
+        if index == 0x30 {
+            let kana = UnsafeMutableRawPointer.allocate(byteCount: Int(CFOLD_WIDE_KANA_BYTES), alignment: 16)
+            let bytes = kana.initializeMemory(as: UInt8.self, repeating: 0, count: Int(CFOLD_WIDE_KANA_BYTES))
+            for row in 0..<16 {
+                // Each code point of the row that folds to one of U+3000...U+30FF (E3 80...83 xx)
+                // alone, and by how much; the row's delta is its most common move.
+                var moves: [Int: UInt8] = [:]
+                for low in row << 4 ..< (row + 1) << 4 {
+                    let q = quickWord(0x3000 | low)
+                    guard q.isPresent && q.isOneScalar && q.count == 3 && q.bytes & 0xFCFF == 0x80E3 else { continue }
+                    moves[low] = UInt8(truncatingIfNeeded: UTF8Decoder.threeByteValue(q.bytes) &- UInt32(0x3000 | low))
+                }
+                var counts: [UInt8: Int] = [:]
+                for delta in moves.values where delta != 0 { counts[delta, default: 0] += 1 }
+                let delta = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? 0
+                bytes[Int(CFOLD_WIDE_KANA_DELTAS) + row] = delta
+                for (low, move) in moves where move == 0 || move == delta {
+                    bytes[Int(CFOLD_WIDE_KANA_FOLDS) + low >> 3] |= 1 << UInt8(low & 7)
+                    if move != 0 { bytes[Int(CFOLD_WIDE_KANA_MOVES) + low >> 3] |= 1 << UInt8(low & 7) }
+                }
+            }
+            if !Atomics.publish(wideKanaSlot, kana) { kana.deallocate() }
+            return
+        }
+        var blocks = 0
+        for block in 0..<4 where (0..<64).allSatisfy({ offset in
+            let q = quickWord(index << 8 | block << 6 | offset)
+            return q.isPresent && q.raw & QuickWord.identityBit != 0 && q.count == 3
+        }) {
+            let b = index << 2 | block
+            Atomics.orRelaxed(wideBlocks + (b >> 6), 1 << UInt64(b & 63))
+            blocks += 1
+        }
+        if blocks == 4 { Atomics.orRelaxed(widePages + (index >> 6), 1 << UInt64(index & 63)) }
+    }
+
+    /// The kana table of ``cfold_wide_run``, once page U+3000 is built.
+    @inline(__always)
+    var wideKana: UnsafePointer<UInt8>? {
+        Atomics.loadAcquire(wideKanaSlot).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// Whether ``cfold_wide_run`` folds the three-byte code point `value` (from U+0800), with the
+    /// kana table `kana` (``wideKana``).
+    @inline(__always)
+    func wideRunFolds(_ value: UInt32, kana: UnsafePointer<UInt8>?) -> Bool {
+        let k = value &- 0x3000
+        if k < 0x100 {
+            guard let kana else { return false }
+            return kana[Int(CFOLD_WIDE_KANA_FOLDS) &+ Int(k >> 3)] >> UInt8(k & 7) & 1 != 0
+        }
+        let b = value >> 6
+        return Atomics.loadRelaxed(wideBlocks + Int(b >> 6)) >> UInt64(b & 63) & 1 != 0
     }
 
     /// Whether the pair of the lead byte `lead` (C0...DF) has a ``cfold_pair_run`` table or its

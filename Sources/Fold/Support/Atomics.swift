@@ -21,4 +21,7 @@ enum Atomics {
 
     @inline(__always)
     static func storeRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ value: UInt64) { cfold_store_relaxed64(slot, value) }
+
+    @inline(__always)
+    static func orRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ bits: UInt64) { cfold_or_relaxed64(slot, bits) }
 }

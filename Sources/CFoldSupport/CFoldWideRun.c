@@ -1,0 +1,247 @@
+// cfold_wide_run (include/CFoldWideRun.h): the AVX2 steps and the portable one.
+#include "CFoldWideRun.h"
+#include "CFoldPairRun.h"
+
+/// What the tables fold the three-byte code point `v` (U+0800 and above, not a surrogate) to,
+/// or 0 when they do not: the kana table for U+3000...U+30FF, the blocks' bits elsewhere.
+static inline uint32_t cfold_wide_table_fold(uint32_t v, const uint8_t *kana, const uint64_t *blocks) {
+    if (v - 0x3000 < 0x100) {
+        const uint32_t k = v - 0x3000;
+        if (!kana || !((kana[CFOLD_WIDE_KANA_FOLDS + (k >> 3)] >> (k & 7)) & 1)) return 0;
+        const uint32_t moves = (kana[CFOLD_WIDE_KANA_MOVES + (k >> 3)] >> (k & 7)) & 1;
+        return 0x3000 | ((k + (moves ? kana[CFOLD_WIDE_KANA_DELTAS + (k >> 4)] : 0)) & 0xFF);
+    }
+    const uint32_t b = v >> 6;
+    return ((__atomic_load_n(&blocks[b >> 6], __ATOMIC_RELAXED) >> (b & 63)) & 1) ? v : 0;
+}
+
+/// Folds the one code point at `src[pos]` into `out` at `*o`, moving `*o` past its fold: how
+/// many bytes it read (1 or 3), or 0 when the step stops before it.
+__attribute__((always_inline)) static inline int64_t cfold_wide_one(const uint8_t *src, int64_t pos, int64_t n, uint8_t *out, int64_t *o, int64_t room,
+                                     const cfold_wide_tables *tables, const uint8_t *kana) {
+    const uint8_t a = src[pos];
+    if (a < 0x80) {
+        if (a < 0x20 || *o + 1 > room) return 0;
+        out[*o] = tables->lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
+        *o += 1;
+        return 1;
+    }
+    if ((a & 0xF0) != 0xE0 || pos + 3 > n) return 0;
+    const uint8_t b = src[pos + 1], c = src[pos + 2];
+    if ((b & 0xC0) != 0x80 || (c & 0xC0) != 0x80) return 0;
+    const uint32_t v = (uint32_t)(a & 0x0F) << 12 | (uint32_t)(b & 0x3F) << 6 | (uint32_t)(c & 0x3F);
+    if (v < 0x800 || (v & 0xF800) == 0xD800) return 0;  // overlong, or a surrogate
+    const uint32_t f = cfold_wide_table_fold(v, kana, tables->blocks);
+    if (f) {
+        if (*o + 3 > room) return 0;
+        out[*o] = (uint8_t)(0xE0 | (f >> 12));
+        out[*o + 1] = (uint8_t)(0x80 | ((f >> 6) & 0x3F));
+        out[*o + 2] = (uint8_t)(0x80 | (f & 0x3F));
+        *o += 3;
+        return 3;
+    }
+    const uint64_t q = __atomic_load_n(&tables->quick[v], __ATOMIC_RELAXED);
+    if (!(q >> 63)) return 0;
+    const int64_t count = (int64_t)((q >> 32) & 0xF);
+    if (count > 4 || *o + count > room) return 0;
+    for (int64_t k = 0; k < count; k++) out[*o + k] = (uint8_t)(q >> (8 * k));
+    *o += count;
+    return 3;
+}
+
+/// Whether the run at `src` is worth the step: no two-byte lead (C0...DF) and no halfwidth or
+/// fullwidth small letter (EF BD, EF BE) in its first `CFOLD_WIDE_LOOKAHEAD` bytes.
+static int cfold_wide_pays_portable(const uint8_t *src, int64_t n) {
+    const int64_t end = n < CFOLD_WIDE_LOOKAHEAD ? n : CFOLD_WIDE_LOOKAHEAD;
+    for (int64_t k = 0; k < end; k++) {
+        if ((uint8_t)(src[k] - 0xC0) < 0x20) return 0;
+        if (src[k] == 0xEF && k + 1 < n && (uint8_t)(src[k + 1] - 0xBD) < 2) return 0;
+    }
+    return 1;
+}
+
+int64_t cfold_wide_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                const cfold_wide_tables *tables) {
+    int64_t pos = 0, o = 0;
+    *written = 0;
+    if (!cfold_wide_pays_portable(src, n)) return 0;
+    while (pos < n) {
+        const int64_t l = cfold_wide_one(src, pos, n, out, &o, room, tables, tables->kana);
+        if (!l) break;
+        pos += l;
+    }
+    *written = o;
+    return pos;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/// `x` moved `s` bytes later across the two halves (1 or 2), zeros before.
+#define CFOLD_LATER(x, s) _mm256_alignr_epi8((x), _mm256_permute2x128_si256((x), (x), 0x08), 16 - (s))
+
+/// `cfold_wide_pays_portable` 32 bytes at once (two steps; the bytes from `n` on are not read).
+__attribute__((target("avx2")))
+static int cfold_wide_pays_avx2(const uint8_t *src, int64_t n) {
+    if (n < CFOLD_WIDE_LOOKAHEAD + 1) return cfold_wide_pays_portable(src, n);
+    const __m256i xc0 = _mm256_set1_epi8((char)0xC0), x1f = _mm256_set1_epi8(0x1F);
+    const __m256i xef = _mm256_set1_epi8((char)0xEF), xbd = _mm256_set1_epi8((char)0xBD), x01 = _mm256_set1_epi8(1);
+    __m256i bad = _mm256_setzero_si256();
+    for (int k = 0; k < CFOLD_WIDE_LOOKAHEAD; k += 32) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + k));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + k + 1));
+        // a - C0 at most 1F (unsigned: the minimum with 1F is itself), and EF followed by BD or BE.
+        const __m256i d = _mm256_sub_epi8(a, xc0);
+        const __m256i lead2 = _mm256_cmpeq_epi8(_mm256_min_epu8(d, x1f), d);
+        const __m256i e = _mm256_sub_epi8(b, xbd);
+        const __m256i small = _mm256_and_si256(_mm256_cmpeq_epi8(a, xef), _mm256_cmpeq_epi8(_mm256_min_epu8(e, x01), e));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(lead2, small));
+    }
+    return _mm256_testz_si256(bad, bad);
+}
+
+__attribute__((target("avx2")))
+static int64_t cfold_wide_run_avx2(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                   const cfold_wide_tables *tables) {
+    static const uint8_t noKana[CFOLD_WIDE_KANA_BYTES];
+    const uint8_t *kana = tables->kana ? tables->kana : noKana;
+    // The pages of 256 code points whose every code point folds to itself (the ideographs' once
+    // they are built): 256 bits, in two rows of sixteen bytes.
+    const __m256i pages0 = _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)__atomic_load_n(&tables->pages[1], __ATOMIC_RELAXED),
+                                                                      (long long)__atomic_load_n(&tables->pages[0], __ATOMIC_RELAXED)));
+    const __m256i pages1 = _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)__atomic_load_n(&tables->pages[3], __ATOMIC_RELAXED),
+                                                                      (long long)__atomic_load_n(&tables->pages[2], __ATOMIC_RELAXED)));
+#define CFOLD_KANA_ROW(offset) _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(kana + (offset))))
+    const __m256i kanaDeltas = CFOLD_KANA_ROW(CFOLD_WIDE_KANA_DELTAS);
+    const __m256i kanaFolds0 = CFOLD_KANA_ROW(CFOLD_WIDE_KANA_FOLDS), kanaFolds1 = CFOLD_KANA_ROW(CFOLD_WIDE_KANA_FOLDS + 16);
+    const __m256i kanaMoves0 = CFOLD_KANA_ROW(CFOLD_WIDE_KANA_MOVES), kanaMoves1 = CFOLD_KANA_ROW(CFOLD_WIDE_KANA_MOVES + 16);
+#undef CFOLD_KANA_ROW
+    // 1 << k for k = 0...7 (and again), what a byte of a bit table is tested with.
+    const __m256i bitOf = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128,
+                                           1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+    const __m256i x80 = _mm256_set1_epi8((char)0x80), xc0 = _mm256_set1_epi8((char)0xC0), xf0 = _mm256_set1_epi8((char)0xF0);
+    const __m256i xe0 = _mm256_set1_epi8((char)0xE0), xe3 = _mm256_set1_epi8((char)0xE3), xfc = _mm256_set1_epi8((char)0xFC);
+    const __m256i x07 = _mm256_set1_epi8(7), x0e = _mm256_set1_epi8(0x0E), x38 = _mm256_set1_epi8(0x38), x3f = _mm256_set1_epi8(0x3F);
+    const __m256i x30 = _mm256_set1_epi8(0x30), x20 = _mm256_set1_epi8(0x20);
+    const __m256i one = _mm256_set1_epi8(1), two = _mm256_set1_epi8(2), x03 = _mm256_set1_epi8(3), x08 = _mm256_set1_epi8(8);
+    const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi8(-1);
+    const int32_t lowercase = tables->lowercase;
+    int64_t pos = 0, o = 0;
+    *written = 0;
+    if (!cfold_wide_pays_avx2(src, n)) return 0;
+    for (;;) {
+        // Vector steps while 34 bytes are left to read and 32 to write; then the code point they
+        // stopped before (or the last bytes), one by one, and the vector steps again.
+        {
+            while (pos + 34 <= n && o + 32 <= room) {
+                const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos));
+                const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos + 1));
+                const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos + 2));
+                // Each byte as the lead of a three-byte code point, with the two after it.
+                const __m256i isLead = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(a, xf0), xe0),
+                                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(b, xc0), x80),
+                                                                         _mm256_cmpeq_epi8(_mm256_and_si256(c, xc0), x80)));
+                // Its page, (a & 0x0F) << 4 | (b & 0x3C) >> 2: byte (a & 0x0F) << 1 | (b & 0x20) >> 5
+                // of the bits (its row by a & 8), bit (b & 0x1C) >> 2. A page where some code
+                // point changes has its blocks of 64 read code point by code point, below.
+                const __m256i pageByte = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(a, 1), x0e),
+                                                         _mm256_and_si256(_mm256_srli_epi16(b, 5), one));
+                const __m256i pageBits = _mm256_blendv_epi8(_mm256_shuffle_epi8(pages0, pageByte), _mm256_shuffle_epi8(pages1, pageByte),
+                                                            _mm256_slli_epi16(a, 4));
+                const __m256i pageFolds = _mm256_and_si256(pageBits, _mm256_shuffle_epi8(bitOf, _mm256_and_si256(_mm256_srli_epi16(b, 2), x07)));
+                // U+3000...U+30FF (E3 80...83), k = (b & 3) << 6 | c & 0x3F: byte k >> 3 of a bit
+                // table is (b & 3) << 3 | (c & 0x38) >> 3 (its half by b & 2), bit c & 7; its row
+                // k >> 4 is (b & 3) << 2 | (c & 0x30) >> 4.
+                const __m256i isKana = _mm256_and_si256(_mm256_cmpeq_epi8(a, xe3), _mm256_cmpeq_epi8(_mm256_and_si256(b, xfc), x80));
+                __m256i leads = _mm256_andnot_si256(isKana, _mm256_andnot_si256(_mm256_cmpeq_epi8(pageFolds, zero), isLead));
+                // A-Z (0x41...0x5A: 0x41 + 0x3F wraps to -128) to a-z when asked.
+                const __m256i upper = _mm256_cmpgt_epi8(_mm256_set1_epi8(-102), _mm256_add_epi8(a, x3f));
+                __m256i folded = lowercase ? _mm256_or_si256(a, _mm256_and_si256(upper, x20)) : a;
+                if (!_mm256_testz_si256(isKana, isLead)) {
+                    const __m256i byteIndex = _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(b, one), one), x08),
+                                                              _mm256_and_si256(_mm256_srli_epi16(_mm256_and_si256(c, x38), 3), x07));
+                    const __m256i secondHalf = _mm256_cmpeq_epi8(_mm256_and_si256(b, two), two);
+                    const __m256i bit = _mm256_shuffle_epi8(bitOf, _mm256_and_si256(c, x07));
+                    const __m256i foldsByte = _mm256_blendv_epi8(_mm256_shuffle_epi8(kanaFolds0, byteIndex),
+                                                                 _mm256_shuffle_epi8(kanaFolds1, byteIndex), secondHalf);
+                    const __m256i movesByte = _mm256_blendv_epi8(_mm256_shuffle_epi8(kanaMoves0, byteIndex),
+                                                                 _mm256_shuffle_epi8(kanaMoves1, byteIndex), secondHalf);
+                    const __m256i kanaLeads = _mm256_and_si256(_mm256_and_si256(isKana, isLead),
+                                                               _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(foldsByte, bit), zero), ones));
+                    const __m256i moves = _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(movesByte, bit), zero), ones);
+                    const __m256i row = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b, x03), 2),
+                                                        _mm256_and_si256(_mm256_srli_epi16(_mm256_and_si256(c, x30), 4), x03));
+                    const __m256i delta = _mm256_and_si256(_mm256_shuffle_epi8(kanaDeltas, row), moves);
+                    // k + delta: its top two bits and its last six, in the fold's second and
+                    // third bytes.
+                    const __m256i k = _mm256_add_epi8(_mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b, x03), 6), _mm256_and_si256(c, x3f)), delta);
+                    const __m256i second = _mm256_or_si256(x80, _mm256_and_si256(_mm256_srli_epi16(k, 6), x03));
+                    const __m256i third = _mm256_or_si256(x80, _mm256_and_si256(k, x3f));
+                    folded = _mm256_blendv_epi8(folded, CFOLD_LATER(second, 1), CFOLD_LATER(kanaLeads, 1));
+                    folded = _mm256_blendv_epi8(folded, CFOLD_LATER(third, 2), CFOLD_LATER(kanaLeads, 2));
+                    leads = _mm256_or_si256(leads, kanaLeads);
+                }
+                _mm256_storeu_si256((__m256i *)(void *)(out + o), folded);
+                // Plain ASCII: 0x20...0x7F (signed, the bytes from 0x80 are below 0x20).
+                const uint32_t plain = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(x20, a));
+                const uint32_t leadBits = (uint32_t)_mm256_movemask_epi8(leads);
+                // A lead at byte 30 or 31 has its last bytes in the next step, which starts at it:
+                // the step ends before it (without a branch, since in text of three-byte code
+                // points two steps in three end so).
+                const uint32_t whole = leadBits & 0x3FFFFFFFu;
+                const uint32_t pending = leadBits & 0xC0000000u;
+                const uint32_t done = plain | whole | (whole << 1) | (whole << 2) | pending | (pending << 1);
+                if (__builtin_expect(done == 0xFFFFFFFFu, 1)) {
+                    // Where the next step starts, from the two bytes alone (when every byte is
+                    // done, a three-byte lead at byte 30 or 31 is the pending one): the next
+                    // loads then wait for two byte loads, not for this step's vector work.
+                    const int64_t advance = (src[pos + 30] & 0xF0) == 0xE0 ? 30 : (src[pos + 31] & 0xF0) == 0xE0 ? 31 : 32;
+                    pos += advance;
+                    o += advance;
+                    continue;
+                }
+                const unsigned stop = (unsigned)__builtin_ctz(~done);
+                pos += stop;
+                o += stop;
+                // A step that folded nothing: code points the fold loop folds one by one as fast
+                // as this would (fullwidth Latin) or must see itself: back to it.
+                if (stop == 0) goto end;
+                break;
+            }
+        }
+        if (pos >= n) break;
+        const int64_t l = cfold_wide_one(src, pos, n, out, &o, room, tables, tables->kana);
+        if (!l) break;
+        pos += l;
+    }
+end:
+    *written = o;
+    return pos;
+}
+
+int64_t cfold_wide_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                       const cfold_wide_tables *tables) {
+    return cfold_pair_run_level() >= 2 ? cfold_wide_run_avx2(src, n, out, room, written, tables)
+                                       : cfold_wide_run_portable(src, n, out, room, written, tables);
+}
+
+int64_t cfold_wide_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                          const cfold_wide_tables *tables) {
+    return level >= 2 && cfold_pair_run_level() >= 2 ? cfold_wide_run_avx2(src, n, out, room, written, tables)
+                                                      : cfold_wide_run_portable(src, n, out, room, written, tables);
+}
+
+#else
+
+int64_t cfold_wide_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                       const cfold_wide_tables *tables) {
+    return cfold_wide_run_portable(src, n, out, room, written, tables);
+}
+
+int64_t cfold_wide_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                          const cfold_wide_tables *tables) {
+    (void)level;
+    return cfold_wide_run_portable(src, n, out, room, written, tables);
+}
+
+#endif

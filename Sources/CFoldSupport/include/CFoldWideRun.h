@@ -1,0 +1,73 @@
+// The fold's step over text of three-byte code points (ideographs, kana, CJK punctuation,
+// fullwidth forms) and the plain ASCII between them. Where 32 bytes in a row are plain ASCII and
+// code points whose fold is themselves (their page of 256 all is: the ideographs) or, in
+// U+3000...U+30FF, another kana (katakana to hiragana in `search`), they go in one AVX2 step; any
+// other three-byte code point whose quick word is present (the fullwidth comma to ",", the
+// ideographic space to " ") is folded on its own from its quick word, in the same call, and the
+// vector steps go on after it. The step stops before what the fold loop must see itself: a code
+// point without a quick word (a voicing mark, a page not built yet), a two- or four-byte
+// sequence, a control byte, invalid UTF-8, or the end of the room; and after a step that folded
+// nothing.
+//
+// Vector code only on x86-64 with AVX2 (`cfold_pair_run_level` 2), where the fold calls it
+// (Chinese and Japanese text, about 1.5 times as fast); elsewhere the fold goes code point by
+// code point. `cfold_wide_run_portable` is the same fold a code point at a time, on every
+// processor: the tests compare the two.
+#ifndef CFOLD_WIDE_RUN_H
+#define CFOLD_WIDE_RUN_H
+
+#include <stdint.h>
+
+/// The kana table, for U+3000 + k (k = 0...255) in sixteen rows of sixteen (row k >> 4): byte
+/// `CFOLD_WIDE_KANA_DELTAS` + row is what the row's moved code points add to k (katakana to
+/// hiragana: -0x60); bit k & 7 of byte `CFOLD_WIDE_KANA_FOLDS` + k / 8 says whether the table
+/// folds U+3000 + k, and the same bit of `CFOLD_WIDE_KANA_MOVES` whether its fold is U+3000 + k
+/// plus its row's delta (else itself).
+#define CFOLD_WIDE_KANA_DELTAS 0
+#define CFOLD_WIDE_KANA_FOLDS 16
+#define CFOLD_WIDE_KANA_MOVES 48
+#define CFOLD_WIDE_KANA_BYTES 80
+
+/// The tables of the step, all read with relaxed atomic loads where other threads may fill them.
+typedef struct {
+    /// The fold's quick words, one per code point below U+10000 (0: none): bit 63 present, the
+    /// fold's bytes in bits 0-31, their count in bits 32-35.
+    const uint64_t *quick;
+    /// The kana table (`CFOLD_WIDE_KANA_BYTES`, immutable), or NULL before page U+3000 is built.
+    const uint8_t *kana;
+    /// 16 words: bit b & 63 of word b >> 6 is set when every code point of U+0000 + 64 b folds
+    /// to itself as three bytes (never below U+0800 nor in U+3000...U+30FF).
+    const uint64_t *blocks;
+    /// 4 words: bit p & 63 of word p >> 6 is set when every code point of page U+0000 + 256 p folds
+    /// to itself as three bytes (its four blocks' bits): what the vector steps read.
+    const uint64_t *pages;
+    /// Not 0: A-Z fold to a-z (else plain ASCII folds to itself).
+    int32_t lowercase;
+} cfold_wide_tables;
+
+/// How far ahead the step looks before it starts (see `cfold_wide_run`).
+#define CFOLD_WIDE_LOOKAHEAD 128
+
+/// Folds `src` (`n` bytes) into `out` (`room` bytes) from their starts while each code point is
+/// plain ASCII (0x20...0x7F) or three bytes that the tables fold (see above); nothing at all when
+/// its first `CFOLD_WIDE_LOOKAHEAD` bytes hold a two-byte lead (C0...DF) or a halfwidth or
+/// fullwidth small letter (EF BD, EF BE): there the run would stop soon, and a short run costs the
+/// call more than it saves (measured on mixed scripts). Returns how many
+/// bytes it read, always whole code points; `*written` is how many it wrote (fewer when a fold is
+/// shorter than its code point). The bytes it stores after those (up to 31) are the caller's to
+/// overwrite. The AVX2 steps when `cfold_pair_run_level()` is 2, else the portable one.
+int64_t cfold_wide_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                       const cfold_wide_tables *tables);
+
+/// `cfold_wide_run` with the steps of `level` (0 or 1: the portable one; 2 AVX2, capped at what
+/// the processor has): the tests' way to each.
+int64_t cfold_wide_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                          const cfold_wide_tables *tables);
+
+/// The same fold a code point at a time: what the vector steps must equal as far as they go (the
+/// same bytes written for the bytes read), stopping at the same code point, or earlier only where
+/// a vector step folded nothing.
+int64_t cfold_wide_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                const cfold_wide_tables *tables);
+
+#endif

@@ -1,0 +1,203 @@
+import CFoldSupport
+@testable import Fold
+import FoldReference
+import Testing
+
+/// The fold's step over ideographs, kana and the other three-byte code points with the ASCII
+/// between them (`cfold_wide_run`, CFoldWideRun.h): the vector step against the portable step on
+/// random tables, and Chinese and Japanese texts and every three-byte block through the whole fold
+/// against the reference pipeline.
+@Suite struct WideRunTests {
+    /// Random tables that keep the step's rules (no block below U+0800, in U+3000...U+30FF or
+    /// among the surrogates; a page's bit only when its four blocks have theirs) and random bytes
+    /// of what the step meets: the vector step folds the bytes the portable step folds, writes
+    /// what it writes, stops at a code point where the portable step run on the bytes it read
+    /// stops too, never later than it, and writes nothing past its room.
+    @Test func vectorStepEqualsThePortableStep() {
+        var rng = seededGenerator(0x3B17)
+        // A few quick tables: most code points present, with folds of 0 to 4 random bytes.
+        let quickTables: [[UInt64]] = (0..<4).map { _ in
+            (0..<0x10000).map { _ -> UInt64 in
+                guard Int.random(in: 0..<100, using: &rng) < 95 else { return 0 }
+                let count = UInt64.random(in: 0...4, using: &rng)
+                return 1 << 63 | count << 32 | UInt64(UInt32.random(in: 0...UInt32.max, using: &rng))
+            }
+        }
+        let levels: [Int32] = cfold_pair_run_level() >= 2 ? [0, 2] : [0]
+        var failures: [String] = []
+        var sameStop = 0, longRuns = 0
+        for round in 0..<20_000 {
+            let quick = quickTables[round % quickTables.count]
+            // Blocks mostly set (long runs), pages from them, some pages left out.
+            let share = Int.random(in: 0...3, using: &rng)
+            var blocks = (0..<16).map { _ in share == 0 ? UInt64.random(in: 0...UInt64.max, using: &rng) : share == 1 ? UInt64.random(in: 0...UInt64.max, using: &rng) | UInt64.random(in: 0...UInt64.max, using: &rng) : ~0 }
+            blocks[0] &= ~0xFFFF_FFFF  // nothing below U+0800
+            blocks[3] &= ~0xF  // U+3000...U+30FF is the kana table's
+            blocks[0xD] &= 0xFFFF_FFFF  // no surrogates
+            var pages = [UInt64](repeating: 0, count: 4)
+            for page in 0..<256 where (0..<4).allSatisfy({ blocks[(page * 4 + $0) >> 6] >> UInt64((page * 4 + $0) & 63) & 1 != 0 })
+                && Int.random(in: 0..<10, using: &rng) != 0 {
+                pages[page >> 6] |= 1 << UInt64(page & 63)
+            }
+            var kana: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            kana += (0..<32).map { _ in share == 0 ? UInt8.random(in: 0...255, using: &rng) : UInt8.random(in: 0...255, using: &rng) | UInt8.random(in: 0...255, using: &rng) }
+            kana += (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let withKana = Int.random(in: 0..<8, using: &rng) != 0
+            let ideographLeads = (0..<2).map { _ in UInt8.random(in: 0xE4...0xE9, using: &rng) }
+            let length = Int.random(in: 0...320, using: &rng)
+            var bytes: [UInt8] = []
+            while bytes.count < length {
+                switch Int.random(in: 0..<1000, using: &rng) {
+                case 0..<300: bytes.append(UInt8.random(in: 0x20...0x7F, using: &rng))
+                case 300..<650: bytes += [ideographLeads.randomElement(using: &rng)!, UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 650..<900: bytes += [0xE3, UInt8.random(in: 0x80...0x83, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 900..<970: bytes += [UInt8.random(in: 0xE0...0xEF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 970..<973: bytes.append(UInt8.random(in: 0...0x1F, using: &rng))
+                case 973..<976: bytes += [UInt8.random(in: 0xC2...0xDF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 976..<979: bytes += [0xEF, UInt8.random(in: 0xBD...0xBE, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 979..<982: bytes.append(UInt8.random(in: 0x80...0xBF, using: &rng))
+                case 982..<985: bytes += [0xE4, 0xB8]  // a lead and one continuation
+                case 985..<988: bytes += [0xF0, 0x9F, 0x98, 0x80]
+                default: bytes.append(0x20)
+                }
+            }
+            let n = bytes.count
+            let room = Int.random(in: 0..<4, using: &rng) != 0 ? n : Int.random(in: 0...max(0, n), using: &rng)
+            let guardBytes = 40
+            let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            quick.withUnsafeBufferPointer { q in
+                blocks.withUnsafeBufferPointer { b in
+                    pages.withUnsafeBufferPointer { p in
+                        kana.withUnsafeBufferPointer { k in
+                            var tables = cfold_wide_tables(quick: q.baseAddress, kana: withKana ? k.baseAddress : nil, blocks: b.baseAddress,
+                                                           pages: p.baseAddress, lowercase: lowercase)
+                            var expected = [UInt8](repeating: 0, count: room + guardBytes)
+                            var expectedWritten: Int64 = 0
+                            let expectedRead = Int(cfold_wide_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
+                            for level in levels {
+                                var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
+                                var written: Int64 = 0
+                                let read = Int(cfold_wide_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &tables))
+                                var wrong: [String] = []
+                                if read > expectedRead { wrong.append("read \(read) > \(expectedRead)") }
+                                let w = Int(written)
+                                if w > room || Array(out[..<min(w, room)]) != Array(expected[..<min(w, room)]) { wrong.append("bytes differ") }
+                                if out[room...].contains(where: { $0 != 0xEE }) { wrong.append("wrote past its room") }
+                                // Where it stopped is a code point the portable step stops before
+                                // when it reads only as far.
+                                var prefixOut = [UInt8](repeating: 0, count: room + guardBytes)
+                                var prefixWritten: Int64 = 0
+                                let prefixRead = Int(cfold_wide_run_portable(bytes, Int64(read), &prefixOut, Int64(room), &prefixWritten, &tables))
+                                if prefixRead != read || prefixWritten != written { wrong.append("stopped inside a code point (\(read), \(written)) against (\(prefixRead), \(prefixWritten))") }
+                                if level == levels.last {
+                                    if read == expectedRead { sameStop += 1 }
+                                    if read >= 96 { longRuns += 1 }
+                                }
+                                if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
+                            }
+                        }
+                    }
+                }
+            }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "wide steps")
+        // Long runs through the vector steps, and most stops at the portable step's.
+        #expect(longRuns > 500, "\(longRuns) runs of 96 bytes or more")
+        #expect(sameStop > 10_000, "\(sameStop) stops at the portable step's")
+    }
+
+    /// Once their pages are built, the ideographs, kana (katakana to hiragana, in `search`) and
+    /// CJK punctuation that fold to themselves are the step's tables', so that the texts below go
+    /// through it; a line of Chinese goes through it whole, from its start.
+    @Test func ideographsAndKanaTakeTheStep() throws {
+        let folder = Folder(.search)
+        // One code point the step folds on its own at a time (，), between ideographs.
+        let text = Array("中文的文本和日本語のテキスト、「カタカナ」。 Text，经济发展与人民生活水平不断提高，城市建设日新月异，交通更加便利。".utf8)
+        _ = try folder.fold(utf8: text)
+        let table = folder.engine.fastTable
+        let kana = try #require(table.wideKana)
+        func folds(_ v: UInt32) -> Bool { table.wideRunFolds(v, kana: kana) }
+        #expect(folds(0x4E2D) && folds(0x6587))  // 中 文
+        #expect(folds(0x306E) && folds(0x3001) && folds(0x300C))  // の 、 「
+        #expect(folds(0x30AB) && kana[Int(CFOLD_WIDE_KANA_DELTAS) + 0xA] == 0xA0)  // カ, to か (-0x60)
+        #expect(!folds(0x3000) && !folds(0x3099))  // the ideographic space, a voicing mark
+        #expect(table.widePages[0x4E >> 6] >> (0x4E & 63) & 1 != 0)  // the page of 中
+        #if arch(x86_64)
+        if cfold_pair_run_level() >= 2 {
+            #expect(table.wideRunAvailable)
+            var out = [UInt8](repeating: 0, count: text.count + 64)
+            let (read, written, _) = text.withUnsafeBufferPointer { src in
+                folder.engine.wideRunStep(src.baseAddress!, text.count, &out, out.count, caseOnly: true)
+            }
+            #expect(read == text.count)
+            #expect(Array(out[..<written]) == (try folder.fold(utf8: text)))
+        }
+        #endif
+    }
+
+    /// Every block of 64 three-byte code points, after ideographs that start the step, among
+    /// ideographs, ASCII and spaces, at several offsets of a 32-byte step, in every preset: the
+    /// whole fold equals the reference pipeline (the first text of a block builds its page; the
+    /// next ones take the step where its tables allow).
+    @Test(arguments: InvariantTests.presetNames)
+    func everyThreeByteBlockInRuns(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
+        var rng = seededGenerator(0x3B18)
+        let ideographs = (0x4E00...0x4EFF).compactMap(Unicode.Scalar.init)
+        var failures: [String] = []
+        for block in stride(from: UInt32(0x800), to: 0x10000, by: 64) {
+            let scalars = (block..<block + 64).compactMap(Unicode.Scalar.init)
+            guard !scalars.isEmpty else { continue }
+            for offset in [0, 1, 2, Int.random(in: 3...31, using: &rng)] {
+                var text = Array(repeating: Unicode.Scalar("A"), count: offset)
+                for _ in 0..<6 { text.append(ideographs.randomElement(using: &rng)!) }
+                for (k, s) in scalars.enumerated() {
+                    text.append(s)
+                    switch k % 9 {
+                    case 4: text.append(ideographs.randomElement(using: &rng)!)
+                    case 8: text.append(Bool.random(using: &rng) ? " " : "Z")
+                    default: break
+                    }
+                }
+                for _ in 0..<Int.random(in: 0...12, using: &rng) { text.append(ideographs.randomElement(using: &rng)!) }
+                let s = String(String.UnicodeScalarView(text))
+                let expected = try ReferenceFold.fold(s, steps: p.steps)
+                if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) {
+                    failures.append("block U+\(hex(block)) offset \(offset): fold(utf8:) differs from the reference")
+                }
+            }
+        }
+        for f in failures.prefix(30) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+
+    /// Japanese and Chinese as people write them, with the neighbours that interact (voicing
+    /// marks typed apart, halfwidth kana, fullwidth Latin, the ideographic space, Hangul jamo,
+    /// compatibility ideographs and squared words): the fold equals the reference pipeline in every
+    /// preset. Half the texts hold no two-byte letter, so that the step takes them.
+    @Test(arguments: InvariantTests.presetNames)
+    func japaneseAndChineseTextsMatchTheReference(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
+        var rng = seededGenerator(0x3B19)
+        let words = ["東京", "天気", "だいじょうぶ", "ばんごはん", "ラーメン", "か\u{3099}", "ハ\u{309A}", "ｶﾞ", "ﾊﾟﾝ", "音樂繁體字", "经济", "北京",
+                     "「こんにちは」", "、", "。", "ヿ", "ゟ", "㍿", "㈱", "Ｌａｔｅ", "ＡＢＣ", "１２３", "한국어", "\u{1100}\u{1161}", "漢字かな交じり文",
+                     "豈", "\u{F900}", "ㄅㄆ", "ㄱ", "〜", "・", "ー", "％ｓ", "！？", "…", "—"]
+        let separators = ["", "", "", " ", "　", "\u{3099}", "\u{309A}", "\t", "A", "z", "%s", "，", "："]
+        let twoByte = ["é", "Σ", "ж", "\u{301}"]
+        var failures: [String] = []
+        for round in 0..<400 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...80, using: &rng) {
+                s += words.randomElement(using: &rng)!
+                s += round % 2 == 0 ? separators.randomElement(using: &rng)! : (separators + twoByte).randomElement(using: &rng)!
+            }
+            let expected = try ReferenceFold.fold(s, steps: p.steps)
+            if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) { failures.append("round \(round): \(codePoints(s))") }
+        }
+        for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+}
