@@ -2,19 +2,6 @@
 #include "CFoldWideRun.h"
 #include "CFoldPairRun.h"
 
-/// What the tables fold the three-byte code point `v` (U+0800 and above, not a surrogate) to,
-/// or 0 when they do not: the kana table for U+3000...U+30FF, the blocks' bits elsewhere.
-static inline uint32_t cfold_wide_table_fold(uint32_t v, const uint8_t *kana, const uint64_t *blocks) {
-    if (v - 0x3000 < 0x100) {
-        const uint32_t k = v - 0x3000;
-        if (!kana || !((kana[CFOLD_WIDE_KANA_FOLDS + (k >> 3)] >> (k & 7)) & 1)) return 0;
-        const uint32_t moves = (kana[CFOLD_WIDE_KANA_MOVES + (k >> 3)] >> (k & 7)) & 1;
-        return 0x3000 | ((k + (moves ? kana[CFOLD_WIDE_KANA_DELTAS + (k >> 4)] : 0)) & 0xFF);
-    }
-    const uint32_t b = v >> 6;
-    return ((__atomic_load_n(&blocks[b >> 6], __ATOMIC_RELAXED) >> (b & 63)) & 1) ? v : 0;
-}
-
 /// Folds the one code point at `src[pos]` into `out` at `*o`, moving `*o` past its fold: how
 /// many bytes it read (1 or 3), or 0 when the step stops before it.
 __attribute__((always_inline)) static inline int64_t cfold_wide_one(const uint8_t *src, int64_t pos, int64_t n, uint8_t *out, int64_t *o, int64_t room,
@@ -132,82 +119,80 @@ static int64_t cfold_wide_run_avx2(const uint8_t *src, int64_t n, uint8_t *out, 
     for (;;) {
         // Vector steps while 34 bytes are left to read and 32 to write; then the code point they
         // stopped before (or the last bytes), one by one, and the vector steps again.
-        {
-            while (pos + 34 <= n && o + 32 <= room) {
-                const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos));
-                const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos + 1));
-                const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos + 2));
-                // Each byte as the lead of a three-byte code point, with the two after it.
-                const __m256i isLead = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(a, xf0), xe0),
-                                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(b, xc0), x80),
-                                                                         _mm256_cmpeq_epi8(_mm256_and_si256(c, xc0), x80)));
-                // Its page, (a & 0x0F) << 4 | (b & 0x3C) >> 2: byte (a & 0x0F) << 1 | (b & 0x20) >> 5
-                // of the bits (its row by a & 8), bit (b & 0x1C) >> 2. A page where some code
-                // point changes has its blocks of 64 read code point by code point, below.
-                const __m256i pageByte = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(a, 1), x0e),
-                                                         _mm256_and_si256(_mm256_srli_epi16(b, 5), one));
-                const __m256i pageBits = _mm256_blendv_epi8(_mm256_shuffle_epi8(pages0, pageByte), _mm256_shuffle_epi8(pages1, pageByte),
-                                                            _mm256_slli_epi16(a, 4));
-                const __m256i pageFolds = _mm256_and_si256(pageBits, _mm256_shuffle_epi8(bitOf, _mm256_and_si256(_mm256_srli_epi16(b, 2), x07)));
-                // U+3000...U+30FF (E3 80...83), k = (b & 3) << 6 | c & 0x3F: byte k >> 3 of a bit
-                // table is (b & 3) << 3 | (c & 0x38) >> 3 (its half by b & 2), bit c & 7; its row
-                // k >> 4 is (b & 3) << 2 | (c & 0x30) >> 4.
-                const __m256i isKana = _mm256_and_si256(_mm256_cmpeq_epi8(a, xe3), _mm256_cmpeq_epi8(_mm256_and_si256(b, xfc), x80));
-                __m256i leads = _mm256_andnot_si256(isKana, _mm256_andnot_si256(_mm256_cmpeq_epi8(pageFolds, zero), isLead));
-                // A-Z (0x41...0x5A: 0x41 + 0x3F wraps to -128) to a-z when asked.
-                const __m256i upper = _mm256_cmpgt_epi8(_mm256_set1_epi8(-102), _mm256_add_epi8(a, x3f));
-                __m256i folded = lowercase ? _mm256_or_si256(a, _mm256_and_si256(upper, x20)) : a;
-                if (!_mm256_testz_si256(isKana, isLead)) {
-                    const __m256i byteIndex = _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(b, one), one), x08),
-                                                              _mm256_and_si256(_mm256_srli_epi16(_mm256_and_si256(c, x38), 3), x07));
-                    const __m256i secondHalf = _mm256_cmpeq_epi8(_mm256_and_si256(b, two), two);
-                    const __m256i bit = _mm256_shuffle_epi8(bitOf, _mm256_and_si256(c, x07));
-                    const __m256i foldsByte = _mm256_blendv_epi8(_mm256_shuffle_epi8(kanaFolds0, byteIndex),
-                                                                 _mm256_shuffle_epi8(kanaFolds1, byteIndex), secondHalf);
-                    const __m256i movesByte = _mm256_blendv_epi8(_mm256_shuffle_epi8(kanaMoves0, byteIndex),
-                                                                 _mm256_shuffle_epi8(kanaMoves1, byteIndex), secondHalf);
-                    const __m256i kanaLeads = _mm256_and_si256(_mm256_and_si256(isKana, isLead),
-                                                               _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(foldsByte, bit), zero), ones));
-                    const __m256i moves = _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(movesByte, bit), zero), ones);
-                    const __m256i row = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b, x03), 2),
-                                                        _mm256_and_si256(_mm256_srli_epi16(_mm256_and_si256(c, x30), 4), x03));
-                    const __m256i delta = _mm256_and_si256(_mm256_shuffle_epi8(kanaDeltas, row), moves);
-                    // k + delta: its top two bits and its last six, in the fold's second and
-                    // third bytes.
-                    const __m256i k = _mm256_add_epi8(_mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b, x03), 6), _mm256_and_si256(c, x3f)), delta);
-                    const __m256i second = _mm256_or_si256(x80, _mm256_and_si256(_mm256_srli_epi16(k, 6), x03));
-                    const __m256i third = _mm256_or_si256(x80, _mm256_and_si256(k, x3f));
-                    folded = _mm256_blendv_epi8(folded, CFOLD_LATER(second, 1), CFOLD_LATER(kanaLeads, 1));
-                    folded = _mm256_blendv_epi8(folded, CFOLD_LATER(third, 2), CFOLD_LATER(kanaLeads, 2));
-                    leads = _mm256_or_si256(leads, kanaLeads);
-                }
-                _mm256_storeu_si256((__m256i *)(void *)(out + o), folded);
-                // Plain ASCII: 0x20...0x7F (signed, the bytes from 0x80 are below 0x20).
-                const uint32_t plain = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(x20, a));
-                const uint32_t leadBits = (uint32_t)_mm256_movemask_epi8(leads);
-                // A lead at byte 30 or 31 has its last bytes in the next step, which starts at it:
-                // the step ends before it (without a branch, since in text of three-byte code
-                // points two steps in three end so).
-                const uint32_t whole = leadBits & 0x3FFFFFFFu;
-                const uint32_t pending = leadBits & 0xC0000000u;
-                const uint32_t done = plain | whole | (whole << 1) | (whole << 2) | pending | (pending << 1);
-                if (__builtin_expect(done == 0xFFFFFFFFu, 1)) {
-                    // Where the next step starts, from the two bytes alone (when every byte is
-                    // done, a three-byte lead at byte 30 or 31 is the pending one): the next
-                    // loads then wait for two byte loads, not for this step's vector work.
-                    const int64_t advance = (src[pos + 30] & 0xF0) == 0xE0 ? 30 : (src[pos + 31] & 0xF0) == 0xE0 ? 31 : 32;
-                    pos += advance;
-                    o += advance;
-                    continue;
-                }
-                const unsigned stop = (unsigned)__builtin_ctz(~done);
-                pos += stop;
-                o += stop;
-                // A step that folded nothing: code points the fold loop folds one by one as fast
-                // as this would (fullwidth Latin) or must see itself: back to it.
-                if (stop == 0) goto end;
-                break;
+        while (pos + 34 <= n && o + 32 <= room) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos));
+            const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos + 1));
+            const __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(src + pos + 2));
+            // Each byte as the lead of a three-byte code point, with the two after it.
+            const __m256i isLead = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(a, xf0), xe0),
+                                                    _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(b, xc0), x80),
+                                                                     _mm256_cmpeq_epi8(_mm256_and_si256(c, xc0), x80)));
+            // Its page, (a & 0x0F) << 4 | (b & 0x3C) >> 2: byte (a & 0x0F) << 1 | (b & 0x20) >> 5
+            // of the bits (its row by a & 8), bit (b & 0x1C) >> 2. A page where some code
+            // point changes has its blocks of 64 read code point by code point, below.
+            const __m256i pageByte = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi16(a, 1), x0e),
+                                                     _mm256_and_si256(_mm256_srli_epi16(b, 5), one));
+            const __m256i pageBits = _mm256_blendv_epi8(_mm256_shuffle_epi8(pages0, pageByte), _mm256_shuffle_epi8(pages1, pageByte),
+                                                        _mm256_slli_epi16(a, 4));
+            const __m256i pageFolds = _mm256_and_si256(pageBits, _mm256_shuffle_epi8(bitOf, _mm256_and_si256(_mm256_srli_epi16(b, 2), x07)));
+            // U+3000...U+30FF (E3 80...83), k = (b & 3) << 6 | c & 0x3F: byte k >> 3 of a bit
+            // table is (b & 3) << 3 | (c & 0x38) >> 3 (its half by b & 2), bit c & 7; its row
+            // k >> 4 is (b & 3) << 2 | (c & 0x30) >> 4.
+            const __m256i isKana = _mm256_and_si256(_mm256_cmpeq_epi8(a, xe3), _mm256_cmpeq_epi8(_mm256_and_si256(b, xfc), x80));
+            __m256i leads = _mm256_andnot_si256(isKana, _mm256_andnot_si256(_mm256_cmpeq_epi8(pageFolds, zero), isLead));
+            // A-Z (0x41...0x5A: 0x41 + 0x3F wraps to -128) to a-z when asked.
+            const __m256i upper = _mm256_cmpgt_epi8(_mm256_set1_epi8(-102), _mm256_add_epi8(a, x3f));
+            __m256i folded = lowercase ? _mm256_or_si256(a, _mm256_and_si256(upper, x20)) : a;
+            if (!_mm256_testz_si256(isKana, isLead)) {
+                const __m256i byteIndex = _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(b, one), one), x08),
+                                                          _mm256_and_si256(_mm256_srli_epi16(_mm256_and_si256(c, x38), 3), x07));
+                const __m256i secondHalf = _mm256_cmpeq_epi8(_mm256_and_si256(b, two), two);
+                const __m256i bit = _mm256_shuffle_epi8(bitOf, _mm256_and_si256(c, x07));
+                const __m256i foldsByte = _mm256_blendv_epi8(_mm256_shuffle_epi8(kanaFolds0, byteIndex),
+                                                             _mm256_shuffle_epi8(kanaFolds1, byteIndex), secondHalf);
+                const __m256i movesByte = _mm256_blendv_epi8(_mm256_shuffle_epi8(kanaMoves0, byteIndex),
+                                                             _mm256_shuffle_epi8(kanaMoves1, byteIndex), secondHalf);
+                const __m256i kanaLeads = _mm256_and_si256(_mm256_and_si256(isKana, isLead),
+                                                           _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(foldsByte, bit), zero), ones));
+                const __m256i moves = _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(movesByte, bit), zero), ones);
+                const __m256i row = _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b, x03), 2),
+                                                    _mm256_and_si256(_mm256_srli_epi16(_mm256_and_si256(c, x30), 4), x03));
+                const __m256i delta = _mm256_and_si256(_mm256_shuffle_epi8(kanaDeltas, row), moves);
+                // k + delta: its top two bits and its last six, in the fold's second and
+                // third bytes.
+                const __m256i k = _mm256_add_epi8(_mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(b, x03), 6), _mm256_and_si256(c, x3f)), delta);
+                const __m256i second = _mm256_or_si256(x80, _mm256_and_si256(_mm256_srli_epi16(k, 6), x03));
+                const __m256i third = _mm256_or_si256(x80, _mm256_and_si256(k, x3f));
+                folded = _mm256_blendv_epi8(folded, CFOLD_LATER(second, 1), CFOLD_LATER(kanaLeads, 1));
+                folded = _mm256_blendv_epi8(folded, CFOLD_LATER(third, 2), CFOLD_LATER(kanaLeads, 2));
+                leads = _mm256_or_si256(leads, kanaLeads);
             }
+            _mm256_storeu_si256((__m256i *)(void *)(out + o), folded);
+            // Plain ASCII: 0x20...0x7F (signed, the bytes from 0x80 are below 0x20).
+            const uint32_t plain = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(x20, a));
+            const uint32_t leadBits = (uint32_t)_mm256_movemask_epi8(leads);
+            // A lead at byte 30 or 31 has its last bytes in the next step, which starts at it:
+            // the step ends before it (without a branch, since in text of three-byte code
+            // points two steps in three end so).
+            const uint32_t whole = leadBits & 0x3FFFFFFFu;
+            const uint32_t pending = leadBits & 0xC0000000u;
+            const uint32_t done = plain | whole | (whole << 1) | (whole << 2) | pending | (pending << 1);
+            if (__builtin_expect(done == 0xFFFFFFFFu, 1)) {
+                // Where the next step starts, from the two bytes alone (when every byte is
+                // done, a three-byte lead at byte 30 or 31 is the pending one): the next
+                // loads then wait for two byte loads, not for this step's vector work.
+                const int64_t advance = (src[pos + 30] & 0xF0) == 0xE0 ? 30 : (src[pos + 31] & 0xF0) == 0xE0 ? 31 : 32;
+                pos += advance;
+                o += advance;
+                continue;
+            }
+            const unsigned stop = (unsigned)__builtin_ctz(~done);
+            pos += stop;
+            o += stop;
+            // A step that folded nothing: code points the fold loop folds one by one as fast
+            // as this would (fullwidth Latin) or must see itself: back to it.
+            if (stop == 0) goto end;
+            break;
         }
         if (pos >= n) break;
         const int64_t l = cfold_wide_one(src, pos, n, out, &o, room, tables, tables->kana);

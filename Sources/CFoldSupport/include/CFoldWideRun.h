@@ -45,6 +45,21 @@ typedef struct {
     int32_t lowercase;
 } cfold_wide_tables;
 
+/// What the tables fold the three-byte code point `v` (U+0800 and above, not a surrogate) to, or
+/// 0 when they do not: the kana table (`kana`, or NULL for none) for U+3000...U+30FF, the blocks'
+/// bits elsewhere. The one rule of which code points the step's tables take: the step's, and the
+/// fold loop's before it calls the step.
+static inline uint32_t cfold_wide_table_fold(uint32_t v, const uint8_t *kana, const uint64_t *blocks) {
+    if (v - 0x3000 < 0x100) {
+        const uint32_t k = v - 0x3000;
+        if (!kana || !((kana[CFOLD_WIDE_KANA_FOLDS + (k >> 3)] >> (k & 7)) & 1)) return 0;
+        const uint32_t moves = (kana[CFOLD_WIDE_KANA_MOVES + (k >> 3)] >> (k & 7)) & 1;
+        return 0x3000 | ((k + (moves ? kana[CFOLD_WIDE_KANA_DELTAS + (k >> 4)] : 0)) & 0xFF);
+    }
+    const uint32_t b = v >> 6;
+    return ((__atomic_load_n(&blocks[b >> 6], __ATOMIC_RELAXED) >> (b & 63)) & 1) ? v : 0;
+}
+
 /// How far ahead the step looks before it starts (see `cfold_wide_run`).
 #define CFOLD_WIDE_LOOKAHEAD 128
 

@@ -323,17 +323,11 @@ final class FastTable: @unchecked Sendable {
         Atomics.loadAcquire(wideKanaSlot).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
     }
 
-    /// Whether ``cfold_wide_run`` folds the three-byte code point `value` (from U+0800), with the
-    /// kana table `kana` (``wideKana``).
+    /// Whether ``cfold_wide_run``'s tables fold the three-byte code point `value` (from U+0800),
+    /// with the kana table `kana` (``wideKana``): `cfold_wide_table_fold`, the step's own rule.
     @inline(__always)
     func wideRunFolds(_ value: UInt32, kana: UnsafePointer<UInt8>?) -> Bool {
-        let k = value &- 0x3000
-        if k < 0x100 {
-            guard let kana else { return false }
-            return kana[Int(CFOLD_WIDE_KANA_FOLDS) &+ Int(k >> 3)] >> UInt8(k & 7) & 1 != 0
-        }
-        let b = value >> 6
-        return Atomics.loadRelaxed(wideBlocks + Int(b >> 6)) >> UInt64(b & 63) & 1 != 0
+        cfold_wide_table_fold(value, kana, wideBlocks) != 0
     }
 
     /// Whether the pair of the lead byte `lead` (C0...DF) has a ``cfold_pair_run`` table or its
