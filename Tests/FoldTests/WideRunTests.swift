@@ -1,4 +1,5 @@
 import CFoldSupport
+import Foundation
 @testable import Fold
 import FoldReference
 import Testing
@@ -16,16 +17,24 @@ import Testing
     @Test func vectorStepEqualsThePortableStep() {
         var rng = seededGenerator(0x3B17)
         // A few quick tables: most code points present, with folds of 0 to 4 random bytes.
-        let quickTables: [[UInt64]] = (0..<4).map { _ in
-            (0..<0x10000).map { _ -> UInt64 in
+        // The fullwidth forms of ASCII mostly fold to their byte, lowered in half of the tables.
+        func fullwidthWord(_ k: Int, lowercase: Bool) -> UInt64 {
+            let byte = UInt64(k + 0x20)
+            return 1 << 63 | 1 << 32 | (lowercase && (0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+        }
+        let quickTables: [[UInt64]] = (0..<4).map { t in
+            var quick = (0..<0x10000).map { _ -> UInt64 in
                 guard Int.random(in: 0..<100, using: &rng) < 95 else { return 0 }
                 let count = UInt64.random(in: 0...4, using: &rng)
                 return 1 << 63 | count << 32 | UInt64(UInt32.random(in: 0...UInt32.max, using: &rng))
             }
+            for k in 0x01...0x5E where Int.random(in: 0..<10, using: &rng) != 0 { quick[0xFF00 + k] = fullwidthWord(k, lowercase: t % 2 == 0) }
+            return quick
         }
-        let levels: [Int32] = cfold_pair_run_level() >= 2 ? [0, 2] : [0]
+        // The portable step, and each vector step this processor has (AVX2, AVX-512).
+        let levels: [Int32] = [0] + [2, 3].filter { $0 <= cfold_wide_run_level() }
         var failures: [String] = []
-        var sameStop = 0, longRuns = 0
+        var sameStop = 0, longRuns = 0, fullwidthRead = 0
         for round in 0..<20_000 {
             let quick = quickTables[round % quickTables.count]
             // Blocks mostly set (long runs), pages from them, some pages left out.
@@ -34,6 +43,7 @@ import Testing
             blocks[0] &= ~0xFFFF_FFFF  // nothing below U+0800
             blocks[3] &= ~0xF  // U+3000...U+30FF is the kana table's
             blocks[0xD] &= 0xFFFF_FFFF  // no surrogates
+            if Bool.random(using: &rng) { blocks[0xF] &= ~(0b11 << 60) }  // U+FF00...U+FF7F: the fullwidth forms' bits
             var pages = [UInt64](repeating: 0, count: 4)
             for page in 0..<256 where (0..<4).allSatisfy({ blocks[(page * 4 + $0) >> 6] >> UInt64((page * 4 + $0) & 63) & 1 != 0 })
                 && Int.random(in: 0..<10, using: &rng) != 0 {
@@ -43,6 +53,14 @@ import Testing
             kana += (0..<32).map { _ in share == 0 ? UInt8.random(in: 0...255, using: &rng) : UInt8.random(in: 0...255, using: &rng) | UInt8.random(in: 0...255, using: &rng) }
             kana += (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
             let withKana = Int.random(in: 0..<8, using: &rng) != 0
+            let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            // A fullwidth form's bit only where its quick word is its byte (most of them) and its
+            // block's bit is clear (as in the fold's tables, where both come from the quick word).
+            var fullwidth: [UInt64] = [0, 0]
+            for k in 0x01...0x5E where quick[0xFF00 + k] == fullwidthWord(k, lowercase: lowercase != 0)
+                && blocks[0xF] >> UInt64((0xFF00 + k) >> 6 & 63) & 1 == 0 && Int.random(in: 0..<10, using: &rng) != 0 {
+                fullwidth[k >> 6] |= 1 << UInt64(k & 63)
+            }
             let ideographLeads = (0..<2).map { _ in UInt8.random(in: 0xE4...0xE9, using: &rng) }
             let length = Int.random(in: 0...320, using: &rng)
             var bytes: [UInt8] = []
@@ -51,7 +69,8 @@ import Testing
                 case 0..<300: bytes.append(UInt8.random(in: 0x20...0x7F, using: &rng))
                 case 300..<650: bytes += [ideographLeads.randomElement(using: &rng)!, UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
                 case 650..<900: bytes += [0xE3, UInt8.random(in: 0x80...0x83, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
-                case 900..<970: bytes += [UInt8.random(in: 0xE0...0xEF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 900..<945: bytes += [UInt8.random(in: 0xE0...0xEF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 945..<970: bytes += Bool.random(using: &rng) ? [0xEF, 0xBC, UInt8.random(in: 0x80...0xBF, using: &rng)] : [0xEF, 0xBD, UInt8.random(in: 0x80...0xA0, using: &rng)]
                 case 970..<973: bytes.append(UInt8.random(in: 0...0x1F, using: &rng))
                 case 973..<976: bytes += [UInt8.random(in: 0xC2...0xDF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
                 case 976..<979: bytes += [0xEF, UInt8.random(in: 0xBD...0xBE, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
@@ -63,37 +82,39 @@ import Testing
             }
             let n = bytes.count
             let room = Int.random(in: 0..<4, using: &rng) != 0 ? n : Int.random(in: 0...max(0, n), using: &rng)
-            let guardBytes = 40
-            let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            let guardBytes = 72
             quick.withUnsafeBufferPointer { q in
                 blocks.withUnsafeBufferPointer { b in
                     pages.withUnsafeBufferPointer { p in
                         kana.withUnsafeBufferPointer { k in
-                            var tables = cfold_wide_tables(quick: q.baseAddress, kana: withKana ? k.baseAddress : nil, blocks: b.baseAddress,
-                                                           pages: p.baseAddress, lowercase: lowercase)
-                            var expected = [UInt8](repeating: 0, count: room + guardBytes)
-                            var expectedWritten: Int64 = 0
-                            let expectedRead = Int(cfold_wide_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
-                            for level in levels {
-                                var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
-                                var written: Int64 = 0
-                                let read = Int(cfold_wide_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &tables))
-                                var wrong: [String] = []
-                                if read > expectedRead { wrong.append("read \(read) > \(expectedRead)") }
-                                let w = Int(written)
-                                if w > room || Array(out[..<min(w, room)]) != Array(expected[..<min(w, room)]) { wrong.append("bytes differ") }
-                                if out[room...].contains(where: { $0 != 0xEE }) { wrong.append("wrote past its room") }
-                                // Where it stopped is a code point the portable step stops before
-                                // when it reads only as far.
-                                var prefixOut = [UInt8](repeating: 0, count: room + guardBytes)
-                                var prefixWritten: Int64 = 0
-                                let prefixRead = Int(cfold_wide_run_portable(bytes, Int64(read), &prefixOut, Int64(room), &prefixWritten, &tables))
-                                if prefixRead != read || prefixWritten != written { wrong.append("stopped inside a code point (\(read), \(written)) against (\(prefixRead), \(prefixWritten))") }
-                                if level == levels.last {
-                                    if read == expectedRead { sameStop += 1 }
-                                    if read >= 96 { longRuns += 1 }
+                            fullwidth.withUnsafeBufferPointer { f in
+                                var tables = cfold_wide_tables(quick: q.baseAddress, kana: withKana ? k.baseAddress : nil, blocks: b.baseAddress,
+                                                               pages: p.baseAddress, fullwidth: f.baseAddress, lowercase: lowercase)
+                                var expected = [UInt8](repeating: 0, count: room + guardBytes)
+                                var expectedWritten: Int64 = 0
+                                let expectedRead = Int(cfold_wide_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
+                                for level in levels {
+                                    var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
+                                    var written: Int64 = 0
+                                    let read = Int(cfold_wide_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &tables))
+                                    var wrong: [String] = []
+                                    if read > expectedRead { wrong.append("read \(read) > \(expectedRead)") }
+                                    let w = Int(written)
+                                    if w > room || Array(out[..<min(w, room)]) != Array(expected[..<min(w, room)]) { wrong.append("bytes differ") }
+                                    if out[room...].contains(where: { $0 != 0xEE }) { wrong.append("wrote past its room") }
+                                    // Where it stopped is a code point the portable step stops before
+                                    // when it reads only as far.
+                                    var prefixOut = [UInt8](repeating: 0, count: room + guardBytes)
+                                    var prefixWritten: Int64 = 0
+                                    let prefixRead = Int(cfold_wide_run_portable(bytes, Int64(read), &prefixOut, Int64(room), &prefixWritten, &tables))
+                                    if prefixRead != read || prefixWritten != written { wrong.append("stopped inside a code point (\(read), \(written)) against (\(prefixRead), \(prefixWritten))") }
+                                    if level == levels.last {
+                                        if read == expectedRead { sameStop += 1 }
+                                        if read >= 96 { longRuns += 1 }
+                                        if (0..<max(0, read - 1)).contains(where: { bytes[$0] == 0xEF && bytes[$0 + 1] & 0xFE == 0xBC }) { fullwidthRead += 1 }
+                                    }
+                                    if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
                                 }
-                                if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
                             }
                         }
                     }
@@ -105,6 +126,24 @@ import Testing
         // Long runs through the vector steps, and most stops at the portable step's.
         #expect(longRuns > 500, "\(longRuns) runs of 96 bytes or more")
         #expect(sameStop > 10_000, "\(sameStop) stops at the portable step's")
+        #expect(fullwidthRead > 500, "\(fullwidthRead) runs with a fullwidth form of ASCII")
+    }
+
+    /// The steps the fold takes are the widest this processor has: on Linux, AVX-512 (F, BW, VBMI
+    /// and VBMI2) where /proc/cpuinfo lists it, else AVX2 where it lists that; so a machine that
+    /// has them runs each in the test above.
+    @Test func theWidestStepsThisProcessorHas() throws {
+        #if os(Linux) && arch(x86_64)
+        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {
+            Issue.record("/proc/cpuinfo has no flags line")
+            return
+        }
+        let flags = Set(line.split(separator: " ").map(String.init))
+        let expected: Int32 = ["avx512f", "avx512bw", "avx512vbmi", "avx512_vbmi2"].allSatisfy(flags.contains) ? 3 : flags.contains("avx2") ? 2 : 0
+        #expect(cfold_wide_run_level() == expected, "flags say \(expected)")
+        #expect(Folder(.search).engine.fastTable.wideRunAvailable == (expected >= 2))
+        #endif
     }
 
     /// Once their pages are built, the ideographs, kana (katakana to hiragana, in `search`) and
@@ -137,7 +176,7 @@ import Testing
     }
 
     /// Every block of 64 three-byte code points, after ideographs that start the step, among
-    /// ideographs, ASCII and spaces, at several offsets of a 32-byte step, in every preset: the
+    /// ideographs, ASCII and spaces, at several offsets of a 32- or 64-byte step, in every preset: the
     /// whole fold equals the reference pipeline (the first text of a block builds its page; the
     /// next ones take the step where its tables allow).
     @Test(arguments: InvariantTests.presetNames)
@@ -150,7 +189,7 @@ import Testing
         for block in stride(from: UInt32(0x800), to: 0x10000, by: 64) {
             let scalars = (block..<block + 64).compactMap(Unicode.Scalar.init)
             guard !scalars.isEmpty else { continue }
-            for offset in [0, 1, 2, Int.random(in: 3...31, using: &rng)] {
+            for offset in [0, 1, 2, Int.random(in: 3...63, using: &rng)] {
                 var text = Array(repeating: Unicode.Scalar("A"), count: offset)
                 for _ in 0..<6 { text.append(ideographs.randomElement(using: &rng)!) }
                 for (k, s) in scalars.enumerated() {

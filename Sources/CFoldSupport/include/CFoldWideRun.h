@@ -1,18 +1,18 @@
 // The fold's step over text of three-byte code points (ideographs, kana, CJK punctuation,
-// fullwidth forms) and the plain ASCII between them. Where 32 bytes in a row are plain ASCII and
-// code points whose fold is themselves (their page of 256 all is: the ideographs) or, in
-// U+3000...U+30FF, another kana (katakana to hiragana in `search`), they go in one AVX2 step; any
-// other three-byte code point whose quick word is present (the fullwidth comma to ",", the
-// ideographic space to " ") is folded on its own from its quick word, in the same call, and the
-// vector steps go on after it. The step stops before what the fold loop must see itself: a code
-// point without a quick word (a voicing mark, a page not built yet), a two- or four-byte
-// sequence, a control byte, invalid UTF-8, or the end of the room; and after a step that folded
-// nothing.
+// fullwidth forms) and the plain ASCII between them. Where 32 bytes in a row (64 with AVX-512) are
+// plain ASCII and code points whose fold is themselves (their page of 256 all is: the ideographs)
+// or, in U+3000...U+30FF, another kana (katakana to hiragana in `search`), they go in one vector
+// step; with AVX-512 so do the fullwidth forms of ASCII (the fullwidth comma to ","). Any other
+// three-byte code point whose quick word is present (the ideographic space to " ") is folded on
+// its own from its quick word, in the same call, and the vector steps go on after it. The step
+// stops before what the fold loop must see itself: a code point without a quick word (a voicing
+// mark, a page not built yet), a two- or four-byte sequence, a control byte, invalid UTF-8, or the
+// end of the room; and after a step that folded nothing.
 //
-// Vector code only on x86-64 with AVX2 (`cfold_pair_run_level` 2), where the fold calls it
-// (Chinese and Japanese text, about 1.5 times as fast); elsewhere the fold goes code point by
-// code point. `cfold_wide_run_portable` is the same fold a code point at a time, on every
-// processor: the tests compare the two.
+// Vector code only on x86-64: 64 bytes a step with AVX-512 (F, BW, VBMI and VBMI2), else 32 with
+// AVX2 (`cfold_wide_run_level`), where the fold calls it (Chinese and Japanese text, 1.5 to 2
+// times as fast); elsewhere the fold goes code point by code point. `cfold_wide_run_portable` is
+// the same fold a code point at a time, on every processor: the tests compare them.
 #ifndef CFOLD_WIDE_RUN_H
 #define CFOLD_WIDE_RUN_H
 
@@ -41,6 +41,12 @@ typedef struct {
     /// 4 words: bit p & 63 of word p >> 6 is set when every code point of page U+0000 + 256 p folds
     /// to itself as three bytes (its four blocks' bits): what the vector steps read.
     const uint64_t *pages;
+    /// 2 words: bit k & 63 of word k >> 6 is set when U+FF00 + k (a fullwidth form of ASCII,
+    /// U+FF01...U+FF5E) folds to the one byte k + 0x20, lowered from A-Z to a-z when `lowercase`
+    /// (the fullwidth comma to ","), never where its block's bit is set: what the 64-byte steps
+    /// fold in place of three bytes (NULL: none). The others fold them from their quick words, one
+    /// by one.
+    const uint64_t *fullwidth;
     /// Not 0: A-Z fold to a-z (else plain ASCII folds to itself).
     int32_t lowercase;
 } cfold_wide_tables;
@@ -69,13 +75,18 @@ static inline uint32_t cfold_wide_table_fold(uint32_t v, const uint8_t *kana, co
 /// fullwidth small letter (EF BD, EF BE): there the run would stop soon, and a short run costs the
 /// call more than it saves (measured on mixed scripts). Returns how many
 /// bytes it read, always whole code points; `*written` is how many it wrote (fewer when a fold is
-/// shorter than its code point). The bytes it stores after those (up to 31) are the caller's to
-/// overwrite. The AVX2 steps when `cfold_pair_run_level()` is 2, else the portable one.
+/// shorter than its code point). The bytes it stores after those (up to 63, never past `room`) are
+/// the caller's to overwrite. The steps of `cfold_wide_run_level()`.
 int64_t cfold_wide_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                        const cfold_wide_tables *tables);
 
-/// `cfold_wide_run` with the steps of `level` (0 or 1: the portable one; 2 AVX2, capped at what
-/// the processor has): the tests' way to each.
+/// The steps `cfold_wide_run` takes on this processor: 3 AVX-512 (F, BW, VBMI and VBMI2: 64 bytes a
+/// step, with the AVX2 steps for a run's last bytes), 2 AVX2, 0 the portable one (other
+/// processors, where the fold does not call it).
+int32_t cfold_wide_run_level(void);
+
+/// `cfold_wide_run` with the steps of `level` (0 or 1: the portable one; 2 AVX2; 3 AVX-512, capped
+/// at what the processor has): the tests' way to each.
 int64_t cfold_wide_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                           const cfold_wide_tables *tables);
 

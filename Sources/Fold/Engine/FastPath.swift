@@ -125,8 +125,8 @@ extension FoldEngine {
             if b0 < 0x80 { return .overflow }  // ASCII left over only when the output is full
             // From an ideograph or a kana the step's tables fold (a lead from E3 to E9): the
             // ideographs, kana and other three-byte code points with a quick word, and the plain
-            // ASCII between them, 32 bytes a step where each folds to itself or a kana to a kana,
-            // the others one by one, in one call (cfold_wide_run), up to the first code point it
+            // ASCII between them, 32 or 64 bytes a step where each folds to itself or a kana to a
+            // kana, the others one by one, in one call (cfold_wide_run), up to the first code point it
             // leaves to this loop. Only here, where a run starts, not inside the run below: text
             // of Chinese or Japanese comes here at its start and goes on in the step, while the
             // short runs of ideographs between words of other scripts (which cost the call more
@@ -453,7 +453,7 @@ extension FoldEngine {
             return (0, 0, QuickWord(raw: 0))
         }
         var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
-                                       lowercase: caseOnly ? 1 : 0)
+                                       fullwidth: table.wideFullwidth, lowercase: caseOnly ? 1 : 0)
         var written: Int64 = 0
         let read = Int(truncatingIfNeeded: cfold_wide_run(src, Int64(n), output, Int64(room), &written, &tables))
         guard read > 0 else { return (0, 0, QuickWord(raw: 0)) }

@@ -94,6 +94,10 @@ final class FastTable: @unchecked Sendable {
     /// The pages of 256 code points whose four blocks all are (4 words of bits): what the vector
     /// steps read.
     let widePages: UnsafeMutablePointer<UInt64>
+    /// The fullwidth forms of ASCII (U+FF01...U+FF5E) that fold to their one byte, lowered when
+    /// only A-Z change (2 words of bits for U+FF00...U+FF7F), set when page U+FF00 is built: the
+    /// 64-byte (AVX-512) steps fold them in place of three bytes.
+    let wideFullwidth: UnsafeMutablePointer<UInt64>
     /// Whether ``cfold_wide_run`` has a vector step on this processor.
     let wideRunAvailable: Bool
     /// After a call of ``cfold_wide_run`` that read fewer bytes than this (nothing, when a
@@ -148,12 +152,13 @@ final class FastTable: @unchecked Sendable {
         pairSlots = .allocate(capacity: Self.pairCount)
         pairSlots.initialize(repeating: nil, count: Self.pairCount)
         pairRunAvailable = cfold_pair_run_level() != 0
-        wideRunAvailable = cfold_pair_run_level() >= 2
+        wideRunAvailable = cfold_wide_run_level() >= 2
         wideKanaSlot = .allocate(capacity: 1)
         wideKanaSlot.initialize(to: nil)
-        guard let blockBits = calloc(20, 8) else { fatalError("FastTable: cannot allocate its bit tables") }
-        wideBlocks = blockBits.bindMemory(to: UInt64.self, capacity: 20)
+        guard let blockBits = calloc(22, 8) else { fatalError("FastTable: cannot allocate its bit tables") }
+        wideBlocks = blockBits.bindMemory(to: UInt64.self, capacity: 22)
         widePages = wideBlocks + 16
+        wideFullwidth = wideBlocks + 20
         kanaNeedsWordDictionary = .allocate(capacity: 0x100)
         for k in 0..<0x100 { kanaNeedsWordDictionary[k] = WordBreakTable.classify(0x3000 + UInt32(k)) == .slow }
         kanaVoicing = .allocate(capacity: 0x200)
@@ -304,6 +309,15 @@ final class FastTable: @unchecked Sendable {
             }
             if !Atomics.publish(wideKanaSlot, kana) { kana.deallocate() }
             return
+        }
+        if index == 0xFF {
+            for k in 0x01...0x5E {
+                let q = quickWord(0xFF00 | k)
+                let byte = UInt32(k + 0x20)
+                let fold = asciiCaseOnly && (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+                guard q.isPresent && q.count == 1 && q.bytes & 0xFF == fold else { continue }
+                Atomics.orRelaxed(wideFullwidth + (k >> 6), 1 << UInt64(k & 63))
+            }
         }
         var blocks = 0
         for block in 0..<4 where (0..<64).allSatisfy({ offset in
