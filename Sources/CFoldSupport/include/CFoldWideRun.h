@@ -81,8 +81,8 @@ int64_t cfold_wide_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room
                        const cfold_wide_tables *tables);
 
 /// The steps `cfold_wide_run` takes on this processor: 3 AVX-512 (F, BW, VBMI and VBMI2: 64 bytes a
-/// step, with the AVX2 steps for a run's last bytes), 2 AVX2, 0 the portable one (other
-/// processors, where the fold does not call it).
+/// step, the text's last bytes in one masked step), 2 AVX2, 0 the portable one (other processors,
+/// where the fold does not call it).
 int32_t cfold_wide_run_level(void);
 
 /// `cfold_wide_run` with the steps of `level` (0 or 1: the portable one; 2 AVX2; 3 AVX-512, capped
