@@ -65,6 +65,9 @@ int64_t cfold_wide_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int
 #include <immintrin.h>
 #include <cpuid.h>
 
+/// The kana table of a fold that has none yet (it folds no kana): what the vector steps read then.
+static const uint8_t cfold_wide_no_kana[CFOLD_WIDE_KANA_BYTES];
+
 /// `x` moved `s` bytes later across the two halves (1 or 2), zeros before.
 #define CFOLD_LATER(x, s) _mm256_alignr_epi8((x), _mm256_permute2x128_si256((x), (x), 0x08), 16 - (s))
 
@@ -92,8 +95,7 @@ static int cfold_wide_pays_avx2(const uint8_t *src, int64_t n) {
 __attribute__((target("avx2"), noinline))
 static int64_t cfold_wide_run_avx2_from(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                         const cfold_wide_tables *tables, int64_t pos, int64_t o) {
-    static const uint8_t noKana[CFOLD_WIDE_KANA_BYTES];
-    const uint8_t *kana = tables->kana ? tables->kana : noKana;
+    const uint8_t *kana = tables->kana ? tables->kana : cfold_wide_no_kana;
     // The pages of 256 code points whose every code point folds to itself (the ideographs' once
     // they are built): 256 bits, in two rows of sixteen bytes.
     const __m256i pages0 = _mm256_broadcastsi128_si256(_mm_set_epi64x((long long)__atomic_load_n(&tables->pages[1], __ATOMIC_RELAXED),
@@ -215,11 +217,15 @@ static int64_t cfold_wide_run_avx2(const uint8_t *src, int64_t n, uint8_t *out, 
 }
 
 /// Stores the first `read` bytes of `folded` at `out` without those of `drops` (one
-/// `vpcompressb`; all 64 bytes are stored): how many it kept.
+/// `vpcompressb`): how many it kept. All 64 bytes are stored, or only `read` when `masked` (a
+/// text's last step, whose room may end there).
 __attribute__((target("avx2,avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
-static inline int64_t cfold_wide_compact(uint8_t *out, __m512i folded, uint64_t drops, int64_t read) {
-    const uint64_t keep = ~drops & (read == 64 ? ~0ull : (1ull << read) - 1);
-    _mm512_storeu_si512((void *)out, _mm512_maskz_compress_epi8(keep, folded));
+static inline int64_t cfold_wide_compact(uint8_t *out, __m512i folded, uint64_t drops, int64_t read, int masked) {
+    const uint64_t stored = read == 64 ? ~0ull : (1ull << read) - 1;
+    const uint64_t keep = ~drops & stored;
+    const __m512i kept = _mm512_maskz_compress_epi8(keep, folded);
+    if (masked) _mm512_mask_storeu_epi8(out, stored, kept);
+    else _mm512_storeu_si512((void *)out, kept);
     return (int64_t)__builtin_popcountll(keep);
 }
 
@@ -234,8 +240,7 @@ static inline int64_t cfold_wide_compact(uint8_t *out, __m512i folded, uint64_t 
 __attribute__((target("avx2,avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
 static int64_t cfold_wide_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                      const cfold_wide_tables *tables) {
-    static const uint8_t noKana[CFOLD_WIDE_KANA_BYTES];
-    const uint8_t *kana = tables->kana ? tables->kana : noKana;
+    const uint8_t *kana = tables->kana ? tables->kana : cfold_wide_no_kana;
     // The page bits (256, in 32 bytes: byte p >> 3, bit p & 7), the kana table's deltas and folds
     // (its first 48 bytes: deltas at 0, folds at 16) and its moves (32 bytes).
     const __m512i pages = _mm512_castsi256_si512(_mm256_setr_epi64x((long long)__atomic_load_n(&tables->pages[0], __ATOMIC_RELAXED),
@@ -345,10 +350,7 @@ static int64_t cfold_wide_run_avx512(const uint8_t *src, int64_t n, uint8_t *out
                 const uint64_t plain = _mm512_cmpge_epi8_mask(a, x20);
                 const uint64_t done = (plain | leads | (leads << 1) | (leads << 2)) & within;
                 const int64_t read = done == within ? (left < 64 ? left : 64) : (int64_t)__builtin_ctzll(~done);
-                const uint64_t stored = read == 64 ? ~0ull : (1ull << read) - 1;
-                const uint64_t keep = ~drops & stored;
-                _mm512_mask_storeu_epi8(out + o, stored, drops ? _mm512_maskz_compress_epi8(keep, folded) : folded);
-                o += (int64_t)__builtin_popcountll(keep);
+                o += cfold_wide_compact(out + o, folded, drops, read, 1);
                 pos += read;
                 if (read == 0) goto end;
                 if (done == within) continue;
@@ -364,13 +366,13 @@ static int64_t cfold_wide_run_avx512(const uint8_t *src, int64_t n, uint8_t *out
                 const uint32_t at62 = (src[pos + 62] & 0xF0) == 0xE0, at63 = (src[pos + 63] & 0xF0) == 0xE0;
                 const int64_t advance = 64 - (int64_t)(at62 << 1 | (at63 & ~at62));
                 pos += advance;
-                o += __builtin_expect(drops != 0, 0) ? cfold_wide_compact(out + o, folded, drops, advance) : advance;
+                o += __builtin_expect(drops != 0, 0) ? cfold_wide_compact(out + o, folded, drops, advance, 0) : advance;
                 continue;
             }
             // A lead before the first byte not done has its two bytes before it too.
             const int64_t stop = (int64_t)__builtin_ctzll(~done);
             pos += stop;
-            o += drops ? cfold_wide_compact(out + o, folded, drops, stop) : stop;
+            o += drops ? cfold_wide_compact(out + o, folded, drops, stop, 0) : stop;
             if (stop == 0) goto end;
             stopped = 1;
             break;
