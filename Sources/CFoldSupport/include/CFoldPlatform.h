@@ -31,6 +31,10 @@ static inline uint64_t cfold_load_relaxed64(const uint64_t *slot) {
 static inline void cfold_store_relaxed64(uint64_t *slot, uint64_t value) {
     __atomic_store_n(slot, value, __ATOMIC_RELAXED);
 }
+/// A relaxed 32-bit store, for the same kind of word.
+static inline void cfold_store_relaxed32(uint32_t *slot, uint32_t value) {
+    __atomic_store_n(slot, value, __ATOMIC_RELAXED);
+}
 /// A relaxed atomic or of `bits` into a 64-bit word of a bit table that several threads fill.
 static inline void cfold_or_relaxed64(uint64_t *slot, uint64_t bits) {
     __atomic_fetch_or(slot, bits, __ATOMIC_RELAXED);

@@ -6,7 +6,9 @@
 // - CFoldPairRun.h: the fold's step over letters of one two-byte pair (Cyrillic, Greek, ...)
 //   and the ASCII between them, sixteen bytes at once where the processor has byte shuffles;
 // - CFoldWideRun.h: the fold's step over ideographs, kana and the other three-byte code points,
-//   32 bytes at once with AVX2.
+//   32 bytes at once with AVX2;
+// - CFoldQuickRun.h: the fold's step over text of mixed scripts, every code point whose fold is
+//   its quick word, 64 bytes at once with AVX-512.
 #ifndef CFOLD_SUPPORT_H
 #define CFOLD_SUPPORT_H
 
@@ -14,5 +16,6 @@
 #include "CFoldBytes.h"
 #include "CFoldPairRun.h"
 #include "CFoldWideRun.h"
+#include "CFoldQuickRun.h"
 
 #endif

@@ -75,6 +75,11 @@ extension FoldEngine {
         // The three-byte step changes lengths (a fullwidth comma to one byte): only for the
         // fold itself, which records no shapes.
         let wideRun = !Log.recordsShape && swar && table.wideRunAvailable
+        // The step over mixed scripts writes each code point's quick word: only for the fold
+        // itself, which records no shapes.
+        let quickRun = !Log.recordsShape && swar && table.quickFolds != nil
+        // Where it last stopped: the code point there is this loop's (no call that reads nothing).
+        var quickRunStop = -1
         var wideRunFrom = 0
         while i < n {
             // ASCII, sixteen bytes a step, when only A-Z change.
@@ -142,6 +147,27 @@ extension FoldEngine {
                     o &+= written
                     // The state once: the last code point written.
                     let startIn = i &- (src[i &- 1] < 0x80 ? 1 : 3), startOut = o &- last.count
+                    boundaryIn = startIn
+                    boundaryOut = startOut
+                    lastStart = startOut
+                    lastStartIn = startIn
+                    lastEnd = o
+                    lastSingleStarter = last.isOneScalar
+                    lastCcc = last.trailingClass
+                    continue
+                }
+            }
+            // Text of mixed scripts: every code point whose fold is its quick word and the plain
+            // ASCII between them, 64 bytes a step (cfold_quick_run), up to the first code point
+            // it leaves to this loop.
+            if quickRun && i != quickRunStop {
+                let (read, written, last, lastAt) = quickRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
+                if read > 0 {
+                    let startIn = i &+ lastAt
+                    i &+= read
+                    quickRunStop = i
+                    o &+= written
+                    let startOut = o &- last.count
                     boundaryIn = startIn
                     boundaryOut = startOut
                     lastStart = startOut
@@ -465,6 +491,55 @@ extension FoldEngine {
             last = QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(UTF8Decoder.threeByteValue(unit))))
         }
         return (read, Int(truncatingIfNeeded: written), last)
+    }
+
+    /// The fold loop's calls of `cfold_quick_run` at `src` (`n` bytes left, `room` to write),
+    /// whose first byte is not ASCII: how many bytes they read and wrote, the quick word of the last
+    /// code point written and where its input starts. Where the step stops at a voicing mark after
+    /// kana (ｶﾞ), the two compose here (that unit's word then ends with the mark's class); at a mark
+    /// the fold removes (the acute of a decomposed é), the mark is skipped; the step goes on after
+    /// either. Apart from the loop, whose registers it would otherwise crowd.
+    @inline(never)
+    func quickRunStep(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, _ room: Int,
+                      caseOnly: Bool) -> (read: Int, written: Int, last: QuickWord, lastStart: Int) {
+        let table = fastTable
+        guard let folds = table.quickFolds else { return (0, 0, QuickWord(raw: 0), 0) }
+        var read = 0, written = 0, lastStart = 0
+        var last = QuickWord(raw: 0)
+        while true {
+            var w: Int64 = 0
+            let r = Int(truncatingIfNeeded: cfold_quick_run(src + read, Int64(n &- read), output + written, Int64(room &- written), &w,
+                                                            folds, caseOnly ? 1 : 0))
+            if r > 0 {
+                read &+= r
+                written &+= Int(truncatingIfNeeded: w)
+                if src[read &- 1] < 0x80 {
+                    last = QuickWord.ascii
+                    lastStart = read &- 1
+                } else {
+                    // Byte by byte: the last code point may end the text.
+                    lastStart = UTF8Decoder.scalarStart(before: read, in: src)
+                    let value = read &- lastStart == 2 ? UTF8Decoder.twoByteValue(lead: src[lastStart], src[lastStart &+ 1])
+                        : UInt32(src[lastStart] & 0x0F) << 12 | UInt32(src[lastStart &+ 1] & 0x3F) << 6 | UInt32(src[lastStart &+ 2] & 0x3F)
+                    last = QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(value)))
+                }
+            }
+            // What stopped it, when something was written before.
+            guard read > 0 && read < n, let (value, length) = UTF8Decoder.decode(src, read, n) else { break }
+            if steps.composes && last.isSingleStarter, let composite = table.voicedKana(ofFolded: last.bytes, count: last.count, value) {
+                let bytes = UTF8Decoder.threeByteUTF8(composite)
+                output[written &- 3] = UInt8(truncatingIfNeeded: bytes)
+                output[written &- 2] = UInt8(truncatingIfNeeded: bytes >> 8)
+                output[written &- 1] = UInt8(truncatingIfNeeded: bytes >> 16)
+                last = QuickWord(bytes: bytes, count: 3, identity: false, oneScalar: true, trailingClass: table.voicingClass)
+                read &+= length
+                continue
+            }
+            let entry = table.slot(value).entry
+            guard entry.isEmpty && !entry.has(FastEntry.general | FastEntry.backward | FastEntry.tail) else { break }
+            read &+= length
+        }
+        return (read, written, last, lastStart)
     }
 
     /// Writes the kana `composite` over the kana that ends at `o` (three bytes each) and tells

@@ -39,6 +39,10 @@ final class FastTable: @unchecked Sendable {
     /// For each BMP code point, its ``QuickWord``'s raw value, or 0 (not simple, or its page not
     /// built yet).
     let quick: UnsafeMutablePointer<UInt64>
+    /// Where ``cfold_quick_run`` has a vector step: for each BMP code point, the bytes of its
+    /// quick word's fold (``QuickWord/bytes``), or 0, written with the quick word (a gather of
+    /// sixteen 4-byte words is one instruction, of 8-byte words two).
+    let quickFolds: UnsafeMutablePointer<UInt32>?
     /// What each ASCII byte folds to, and whether only A-Z change (then 8 bytes go at a time).
     let ascii: [UInt8]
     let asciiMap: UnsafeMutablePointer<UInt8>
@@ -115,6 +119,12 @@ final class FastTable: @unchecked Sendable {
         // written (a first fold touches a few of them, not all).
         guard let zeroed = calloc(0x10000, MemoryLayout<UInt64>.stride) else { fatalError("FastTable: cannot allocate its quick words") }
         quick = zeroed.bindMemory(to: UInt64.self, capacity: 0x10000)
+        if cfold_quick_run_level() >= 3 {
+            guard let folds = calloc(0x10000, MemoryLayout<UInt32>.stride) else { fatalError("FastTable: cannot allocate its quick words") }
+            quickFolds = folds.bindMemory(to: UInt32.self, capacity: 0x10000)
+        } else {
+            quickFolds = nil
+        }
         var ascii = [UInt8](repeating: 0, count: 128)
         var caseOnly = true, identity = true
         for b in 0..<128 {
@@ -176,6 +186,7 @@ final class FastTable: @unchecked Sendable {
         slots.deallocate()
         asciiMap.deallocate()
         free(quick)
+        free(quickFolds)
         kanaVoicing.deallocate()
         kanaNeedsWordDictionary.deallocate()
         free(directCompositions)
@@ -248,6 +259,7 @@ final class FastTable: @unchecked Sendable {
                                      needsWordDictionary: entry.has(FastEntry.needsWordDictionary))
                 }
                 Atomics.storeRelaxed(quick + Int(value), word.raw)
+                if let quickFolds { Atomics.storeRelaxed(quickFolds + Int(value), word.bytes) }
             }
             if index < Self.pairCount / 2 {
                 fillPairTable(index * 2)

@@ -23,5 +23,8 @@ enum Atomics {
     static func storeRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ value: UInt64) { cfold_store_relaxed64(slot, value) }
 
     @inline(__always)
+    static func storeRelaxed(_ slot: UnsafeMutablePointer<UInt32>, _ value: UInt32) { cfold_store_relaxed32(slot, value) }
+
+    @inline(__always)
     static func orRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ bits: UInt64) { cfold_or_relaxed64(slot, bits) }
 }

@@ -1,0 +1,210 @@
+// cfold_quick_run (include/CFoldQuickRun.h): the AVX-512 steps and the portable one.
+#include "CFoldQuickRun.h"
+#include "CFoldWideRun.h"
+
+int64_t cfold_quick_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                 const uint32_t *folds, int32_t lowercase) {
+    int64_t pos = 0, o = 0;
+    while (pos < n) {
+        const uint8_t a = src[pos];
+        if (a < 0x80) {
+            if (a < 0x20 || o + 1 > room) break;
+            out[o++] = lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
+            pos += 1;
+            continue;
+        }
+        uint32_t v;
+        int64_t length;
+        if ((a & 0xE0) == 0xC0) {
+            if (pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
+            v = (uint32_t)(a & 0x1F) << 6 | (uint32_t)(src[pos + 1] & 0x3F);
+            if (v < 0x80) break;  // overlong
+            length = 2;
+        } else if ((a & 0xF0) == 0xE0) {
+            if (pos + 3 > n || (src[pos + 1] & 0xC0) != 0x80 || (src[pos + 2] & 0xC0) != 0x80) break;
+            v = (uint32_t)(a & 0x0F) << 12 | (uint32_t)(src[pos + 1] & 0x3F) << 6 | (uint32_t)(src[pos + 2] & 0x3F);
+            if (v < 0x800 || (v & 0xF800) == 0xD800) break;  // overlong, or a surrogate
+            length = 3;
+        } else {
+            break;
+        }
+        const uint32_t fold = __atomic_load_n(&folds[v], __ATOMIC_RELAXED);
+        int64_t count = 0;
+        for (int k = 0; k < 4; k++) count += (fold >> (8 * k)) & 0xFF ? 1 : 0;
+        if (!count || o + count > room) break;
+        for (int k = 0; k < 4; k++) {
+            const uint8_t byte = (uint8_t)(fold >> (8 * k));
+            if (byte) out[o++] = byte;
+        }
+        pos += length;
+    }
+    *written = o;
+    return pos;
+}
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define CFOLD_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
+
+/// Folds up to sixteen code points whose lead bytes (`b0`), second and third bytes are in the low
+/// sixteen bytes of each vector, `lanes` of them (1...16), into `out` at `*o`: how many it folded
+/// (fewer than `lanes` at the first code point the step leaves to the fold loop, or none when the
+/// folds of all `lanes` would not fit in the room).
+CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __m512i b2, unsigned lanes, uint8_t *out, int64_t *o,
+                                                      int64_t room, const uint32_t *folds, int32_t lowercase) {
+    const __m512i d0 = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(b0));
+    const __m512i c1 = _mm512_and_si512(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(b1)), _mm512_set1_epi32(0x3F));
+    const __m512i c2 = _mm512_and_si512(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(b2)), _mm512_set1_epi32(0x3F));
+    const __mmask16 inLanes = (__mmask16)((1u << lanes) - 1);
+    // Lanes past `lanes` hold zero bytes: ASCII, never taken.
+    const __mmask16 ascii = _mm512_cmplt_epu32_mask(d0, _mm512_set1_epi32(0x80));
+    const __mmask16 three = _mm512_cmpge_epu32_mask(d0, _mm512_set1_epi32(0xE0));
+    const __mmask16 two = ~ascii & ~three;
+    const __m512i v2 = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(d0, _mm512_set1_epi32(0x1F)), 6), c1);
+    const __m512i v3 = _mm512_or_si512(_mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(d0, _mm512_set1_epi32(0x0F)), 12),
+                                                       _mm512_slli_epi32(c1, 6)), c2);
+    const __m512i value = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(d0, two, v2), three, v3);
+    // Overlong sequences and surrogates stop the step.
+    const __mmask16 invalid = _mm512_mask_cmplt_epu32_mask(two, value, _mm512_set1_epi32(0x80))
+        | _mm512_mask_cmplt_epu32_mask(three, value, _mm512_set1_epi32(0x800))
+        | _mm512_mask_cmpeq_epu32_mask(three, _mm512_and_si512(value, _mm512_set1_epi32(0xF800)), _mm512_set1_epi32(0xD800));
+    // Every lane's fold word, even those the step does not take (ASCII, past `lanes`: words of
+    // U+0000...U+00FF). x86 loads each aligned word whole, so a word another thread is writing
+    // reads as before or after.
+    __m512i folded = _mm512_i32gather_epi32(value, (const void *)folds, 4);
+    const __mmask16 upper = lowercase ? _mm512_mask_cmplt_epu32_mask(ascii, _mm512_sub_epi32(d0, _mm512_set1_epi32('A')), _mm512_set1_epi32(26)) : 0;
+    folded = _mm512_mask_mov_epi32(folded, ascii, _mm512_mask_or_epi32(d0, upper, d0, _mm512_set1_epi32(0x20)));
+    const __mmask16 present = _mm512_test_epi32_mask(folded, folded);
+    const __mmask16 stop = inLanes & ~(present & ~invalid);
+    const unsigned take = stop ? (unsigned)__builtin_ctz(stop) : lanes;
+    // A fold's bytes are its word's bytes that are not 0: byte k of lane j is written when it is
+    // not 0 and j < take.
+    uint64_t bytes = _mm512_test_epi8_mask(folded, folded);
+    if (take < 16) bytes &= (1ull << (4 * take)) - 1;
+    const int64_t count = __builtin_popcountll(bytes);
+    if (*o + count > room) return 0;
+    _mm512_mask_storeu_epi8(out + *o, count == 64 ? ~0ull : (1ull << count) - 1, _mm512_maskz_compress_epi8(bytes, folded));
+    *o += count;
+    return take;
+}
+
+CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                                   const uint32_t *folds, int32_t lowercase) {
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    int64_t pos = 0, o = 0;
+    while (pos < n) {
+        const int64_t left = n - pos;
+        // The text's last bytes (fewer than 64) in one masked load: those after it read as 0.
+        const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
+        const __m512i v = _mm512_maskz_loadu_epi8(within, src + pos);
+        const uint64_t high = _mm512_movepi8_mask(v);
+        const uint64_t control = _mm512_mask_cmplt_epu8_mask(within & ~high, v, _mm512_set1_epi8(0x20));
+        // Plain ASCII: the bytes before the first that is not (or the text's end).
+        const uint64_t notPlain = high | control | ~within;
+        const unsigned plain = notPlain ? (unsigned)__builtin_ctzll(notPlain) : 64;
+        if (plain >= 16 || (int64_t)plain == left) {
+            // Sixteen bytes or more of it, or all that is left: at once, up to the first that is not.
+            const int64_t k = o + plain <= room ? plain : room - o;
+            const __mmask64 upper = lowercase ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('A')), _mm512_set1_epi8(26)) : 0;
+            _mm512_mask_storeu_epi8(out + o, k == 64 ? ~0ull : (1ull << k) - 1, _mm512_mask_add_epi8(v, upper, v, _mm512_set1_epi8(0x20)));
+            pos += k;
+            o += k;
+            // Past it: a byte that is not ASCII goes on here; a control byte, the room's end or the
+            // text's end stops.
+            if (k < 64 && !((high >> k) & 1)) break;
+            continue;
+        }
+        // Lead bytes, and where their lengths say continuation bytes must be: the first byte where
+        // the two differ, or a control byte or a four-byte lead, ends what this step may fold.
+        const uint64_t continuation = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
+        const uint64_t leads = ~continuation;
+        const uint64_t two = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xC0));
+        const uint64_t three = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0));
+        const uint64_t four = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xF0));
+        const uint64_t expected = two << 1 | three << 2;
+        const uint64_t bad = (expected ^ continuation) | four | control;
+        const unsigned first = bad ? (unsigned)__builtin_ctzll(bad) : 64;
+        unsigned limit = first;
+        if (first < 64 && ((expected & leads) >> first) & 1) {
+            // A lead where a continuation byte was expected: the code point before it is cut short.
+            const uint64_t before = leads & ((1ull << first) - 1);
+            limit = before ? 63 - (unsigned)__builtin_clzll(before) : 0;
+        }
+        const unsigned limitBad = limit;
+        // Code points that start before 61 end inside the 64 bytes; in the text's last bytes, all.
+        if (left >= 64) {
+            if (limit > 61) limit = 61;
+        } else if (limit > left) {
+            limit = (unsigned)left;
+        }
+        const uint64_t starts = leads & ((1ull << limit) - 1);
+        if (!starts) break;
+        // Where the last code point folded ends: the first lead (or bad byte) from `limit` on.
+        const uint64_t after = (leads | bad) >> limit;
+        int64_t end = after ? limit + __builtin_ctzll(after) : 64;
+        if (end > left) end = left;
+        // The code points' first, second and third bytes, in order, sixteen at a time.
+        __m512i at = _mm512_maskz_compress_epi8(starts, iota);
+        __m512i b0 = _mm512_permutexvar_epi8(at, v);
+        __m512i b1 = _mm512_permutexvar_epi8(_mm512_add_epi8(at, _mm512_set1_epi8(1)), v);
+        __m512i b2 = _mm512_permutexvar_epi8(_mm512_add_epi8(at, _mm512_set1_epi8(2)), v);
+        unsigned remaining = (unsigned)__builtin_popcountll(starts);
+        for (;;) {
+            const unsigned lanes = remaining < 16 ? remaining : 16;
+            const unsigned took = cfold_quick_lanes(b0, b1, b2, lanes, out, &o, room, folds, lowercase);
+            if (took < lanes) {
+                // The code point at lane `took` is the fold loop's.
+                *written = o;
+                return pos + (uint8_t)_mm_cvtsi128_si32(_mm_shuffle_epi8(_mm512_castsi512_si128(at), _mm_set1_epi8((char)took)));
+            }
+            remaining -= lanes;
+            if (!remaining) break;
+            b0 = _mm512_alignr_epi32(_mm512_setzero_si512(), b0, 4);
+            b1 = _mm512_alignr_epi32(_mm512_setzero_si512(), b1, 4);
+            b2 = _mm512_alignr_epi32(_mm512_setzero_si512(), b2, 4);
+            at = _mm512_alignr_epi32(_mm512_setzero_si512(), at, 4);
+        }
+        pos += end;
+        // Stopped by what is at `first`: the fold loop's.
+        // Stopped before what is at `first`: the fold loop's (else the next step goes on from `end`).
+        if (limit == limitBad && first < 64 && (int64_t)first < left) break;
+    }
+    *written = o;
+    return pos;
+}
+
+int32_t cfold_quick_run_level(void) {
+    return cfold_wide_run_level() >= 3 ? 3 : 0;
+}
+
+int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                           const uint32_t *folds, int32_t lowercase) {
+    if (level >= 3 && cfold_quick_run_level() >= 3) return cfold_quick_run_avx512(src, n, out, room, written, folds, lowercase);
+    return cfold_quick_run_portable(src, n, out, room, written, folds, lowercase);
+}
+
+int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                        const uint32_t *folds, int32_t lowercase) {
+    return cfold_quick_run_at(3, src, n, out, room, written, folds, lowercase);
+}
+
+#else
+
+int32_t cfold_quick_run_level(void) { return 0; }
+
+int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                           const uint32_t *folds, int32_t lowercase) {
+    (void)level;
+    return cfold_quick_run_portable(src, n, out, room, written, folds, lowercase);
+}
+
+int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                        const uint32_t *folds, int32_t lowercase) {
+    return cfold_quick_run_portable(src, n, out, room, written, folds, lowercase);
+}
+
+#endif

@@ -1,0 +1,193 @@
+import CFoldSupport
+import Foundation
+@testable import Fold
+import FoldReference
+import Testing
+
+/// The fold's step over text of mixed scripts (`cfold_quick_run`, CFoldQuickRun.h): the vector
+/// step against the portable step on random tables and random bytes, the fold's own table of
+/// folds against its quick words, and lines of mixed scripts, with the voicing marks and removed
+/// marks the fold loop handles between two calls, through the whole fold against the reference
+/// pipeline.
+@Suite struct QuickRunTests {
+    /// Random tables of folds (most code points with one to four bytes none of them 0, some with
+    /// none) and random bytes of what the step meets, valid or not: where the room holds any fold,
+    /// the vector step reads and writes exactly what the portable step does; where it is short,
+    /// it stops at a code point where the portable step run on the bytes it read stops too, never
+    /// later than the portable step, and it never writes past what it wrote.
+    @Test func vectorStepEqualsThePortableStep() {
+        var rng = seededGenerator(0x51C4)
+        let tables: [[UInt32]] = (0..<4).map { _ in
+            (0..<0x10000).map { _ -> UInt32 in
+                guard Int.random(in: 0..<100, using: &rng) < 96 else { return 0 }
+                var word: UInt32 = 0
+                for k in 0..<Int.random(in: 1...4, using: &rng) { word |= UInt32(UInt8.random(in: 1...255, using: &rng)) << (8 * k) }
+                return word
+            }
+        }
+        let levels: [Int32] = [0] + (cfold_quick_run_level() >= 3 ? [3] : [])
+        var failures: [String] = []
+        var sameStop = 0, longRuns = 0, shortRoom = 0
+        for round in 0..<20_000 {
+            let folds = tables[round % tables.count]
+            let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            let length = Int.random(in: 0...400, using: &rng)
+            // Mostly well-formed text of one to three bytes a code point, in runs of one kind.
+            var bytes: [UInt8] = []
+            var kind = 0
+            while bytes.count < length {
+                if Int.random(in: 0..<6, using: &rng) == 0 { kind = Int.random(in: 0..<4, using: &rng) }
+                switch Int.random(in: 0..<1000, using: &rng) {
+                case 0..<700:
+                    switch kind {
+                    case 0: bytes.append(UInt8.random(in: 0x20...0x7F, using: &rng))
+                    case 1: bytes += [UInt8.random(in: 0xC2...0xDF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                    case 2: bytes += [UInt8.random(in: 0xE1...0xEC, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                    default: bytes.append(0x20)
+                    }
+                case 700..<850: bytes += Array("plain ASCII words, longer than sixteen bytes".utf8.prefix(Int.random(in: 1...44, using: &rng)))
+                case 850..<940: bytes.append(UInt8.random(in: 0x20...0x7F, using: &rng))
+                case 940..<960: bytes += [0xEE, UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 960..<963: bytes.append(UInt8.random(in: 0...0x1F, using: &rng))
+                case 963..<966: bytes.append(UInt8.random(in: 0x80...0xBF, using: &rng))  // a stray continuation byte
+                case 966..<969: bytes += [0xE4, 0xB8]  // a lead and one continuation
+                case 969..<972: bytes.append(UInt8.random(in: 0xC2...0xEF, using: &rng))  // a lead alone
+                case 972..<975: bytes += [0xF0, 0x9F, 0x98, 0x80]
+                case 975..<978: bytes += [0xED, UInt8.random(in: 0xA0...0xBF, using: &rng), 0x80]  // a surrogate
+                case 978..<981: bytes += [0xE0, UInt8.random(in: 0x80...0x9F, using: &rng), 0x80]  // overlong, three bytes
+                case 981..<984: bytes += [UInt8.random(in: 0xC0...0xC1, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]  // overlong
+                case 984..<987: bytes.append(UInt8.random(in: 0xF5...0xFF, using: &rng))
+                default: bytes += [0xE3, 0x82, UInt8.random(in: 0x80...0xBF, using: &rng)]
+                }
+            }
+            let n = bytes.count
+            // Room for any fold (four bytes a byte read), or less.
+            let ample = Int.random(in: 0..<4, using: &rng) != 0
+            let room = ample ? 4 * n : Int.random(in: 0...max(0, 2 * n), using: &rng)
+            if !ample { shortRoom += 1 }
+            let guardBytes = 80
+            folds.withUnsafeBufferPointer { table in
+                var expected = [UInt8](repeating: 0, count: room + guardBytes)
+                var expectedWritten: Int64 = 0
+                let expectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, table.baseAddress, lowercase))
+                for level in levels {
+                    var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
+                    var written: Int64 = 0
+                    let read = Int(cfold_quick_run_at(level, bytes, Int64(n), &out, Int64(room), &written, table.baseAddress, lowercase))
+                    let w = Int(written)
+                    var wrong: [String] = []
+                    if ample && (read != expectedRead || written != expectedWritten) {
+                        wrong.append("read \(read), wrote \(w) against \(expectedRead), \(expectedWritten)")
+                    }
+                    if read > expectedRead { wrong.append("read \(read) > \(expectedRead)") }
+                    if w > room || Array(out[..<min(w, room)]) != Array(expected[..<min(w, room)]) { wrong.append("bytes differ") }
+                    if out[min(w, out.count)...].contains(where: { $0 != 0xEE }) { wrong.append("wrote past what it wrote") }
+                    var prefixOut = [UInt8](repeating: 0, count: room + guardBytes)
+                    var prefixWritten: Int64 = 0
+                    let prefixRead = Int(cfold_quick_run_portable(bytes, Int64(read), &prefixOut, Int64(room), &prefixWritten, table.baseAddress, lowercase))
+                    if prefixRead != read || prefixWritten != written {
+                        wrong.append("stopped inside a code point (\(read), \(w)) against (\(prefixRead), \(prefixWritten))")
+                    }
+                    if level == levels.last {
+                        if read == expectedRead { sameStop += 1 }
+                        if read >= 128 { longRuns += 1 }
+                    }
+                    if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
+                }
+            }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "quick steps")
+        #expect(longRuns > 2_000, "\(longRuns) runs of 128 bytes or more")
+        #expect(sameStop > 15_000, "\(sameStop) stops at the portable step's")
+        #expect(shortRoom > 3_000, "\(shortRoom) rounds with less room")
+    }
+
+    /// The fold takes the step where the processor has AVX-512 (F, BW, VBMI and VBMI2, as
+    /// /proc/cpuinfo lists them on Linux), so that a machine that has it runs it in the test above
+    /// and in every fold the suites check.
+    @Test func theStepThisProcessorHas() throws {
+        #if os(Linux) && arch(x86_64)
+        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {
+            Issue.record("/proc/cpuinfo has no flags line")
+            return
+        }
+        let flags = Set(line.split(separator: " ").map(String.init))
+        let expected: Int32 = ["avx512f", "avx512bw", "avx512vbmi", "avx512_vbmi2"].allSatisfy(flags.contains) ? 3 : 0
+        #expect(cfold_quick_run_level() == expected, "flags say \(expected)")
+        #expect((Folder(.search).engine.fastTable.quickFolds != nil) == (expected == 3))
+        #endif
+    }
+
+    /// The table of folds holds, for every BMP code point of every preset, the bytes of its quick
+    /// word, or 0 where it has none, once its page is built; beyond ASCII, one to four bytes, none
+    /// of them 0.
+    @Test(arguments: InvariantTests.presetNames)
+    func theFoldsAreTheQuickWords(profile: String) throws {
+        let folder = Folder(FoldProfile(named: profile)!)
+        let table = folder.engine.fastTable
+        guard let folds = table.quickFolds else { return }
+        var failures: [String] = []
+        for value in UInt32(0)..<0x10000 {
+            let q = table.quickWord(value)
+            let expected: UInt32 = q.isPresent ? q.bytes : 0
+            if folds[Int(value)] != expected { failures.append("U+\(hex(value)): \(hex(folds[Int(value)])) against \(hex(expected))") }
+            // Beyond ASCII (whose words the step does not read: U+0000 folds to the byte 0).
+            if value >= 0x80 && q.isPresent && (q.count < 1 || q.count > 4 || (0..<q.count).contains { q.bytes >> (8 * UInt32($0)) & 0xFF == 0 }) {
+                failures.append("U+\(hex(value)): a quick word of \(q.count) bytes with a 0")
+            }
+        }
+        for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+
+    /// A line of mixed scripts goes through the step whole once its pages are built, and where it
+    /// stops at a voicing mark after kana or at a mark the fold removes, the fold loop's call goes
+    /// on after it: what it reads and writes is the fold.
+    @Test func mixedLinesTakeTheStep() throws {
+        guard cfold_quick_run_level() >= 3 else { return }
+        let folder = Folder(.search)
+        let lines = ["Яблоко сейчас ночью Гоголь: Ｌａｔｅ　ｏｖｅｒ！ 音樂繁體字经济明天电脑、天気だいじょうぶ Πλατεία ποτάμι μεγάλος.",
+                     "ﾒｰﾙ ｶﾞﾗｽ､ Last into, it! Ｃｒèｍｅ brûlée ｶﾞﾊﾟ Nguyễn Việt Nam cafe\u{301} Ελληνικά",
+                     "Crème brûlée, CREME BRULEE and cre\u{300}me bru\u{302}le\u{301}e with カ\u{3099}, ｶﾞ and ﾊﾟ."]
+        for line in lines {
+            let text = Array(line.utf8)
+            let expected = try folder.fold(utf8: text)
+            var out = [UInt8](repeating: 0, count: text.count * 4 + 64)
+            let (read, written, _, _) = text.withUnsafeBufferPointer { src in
+                folder.engine.quickRunStep(src.baseAddress!, text.count, &out, out.count, caseOnly: true)
+            }
+            #expect(read == text.count, "\(line): read \(read) of \(text.count)")
+            #expect(Array(out[..<written]) == expected, "\(line)")
+        }
+    }
+
+    /// Lines of words of many scripts, with what the step leaves to the fold loop between them
+    /// (voicing marks typed apart and halfwidth, combining marks, Hangul jamo, a control byte,
+    /// ideographs and emoji of four bytes), at random lengths: the fold equals the reference
+    /// pipeline in every preset.
+    @Test(arguments: InvariantTests.presetNames)
+    func mixedLinesMatchTheReference(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
+        var rng = seededGenerator(0x51C5)
+        let words = ["Яблоко", "сейчас", "Гоголь", "Львів", "Ｌａｔｅ", "ｏｖｅｒ", "！", "音樂繁體字", "经济", "天気", "だいじょうぶ", "ラーメン",
+                     "ﾒｰﾙ", "ｶﾞﾗｽ", "ﾊﾟﾝ", "､", "Νύχτα", "γλώσσα", "Άρης", "ΣΟΦΙΑ", "Crème", "BRÛLÉE", "cafe\u{301}", "Nguyễn", "Việt",
+                     "straße", "ǅ", "ﬁ", "İstanbul", "ı", "한국어", "\u{1100}\u{1161}", "㍿", "ｶ\u{3099}", "か\u{309A}", "e\u{301}\u{302}",
+                     "\u{301}", "a\u{316}\u{301}", "😀", "𝐀", "\t", "ᾂ", "Å", "Ω", "K", "ﷺ", "plain English words of some length"]
+        let separators = [" ", " ", " ", "", ", ", "　", "。", "\u{3099}", "-"]
+        var failures: [String] = []
+        for round in 0..<400 {
+            var s = ""
+            for _ in 0..<Int.random(in: 1...60, using: &rng) {
+                s += words.randomElement(using: &rng)!
+                s += separators.randomElement(using: &rng)!
+            }
+            let expected = try ReferenceFold.fold(s, steps: p.steps)
+            if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) { failures.append("round \(round): \(codePoints(s))") }
+        }
+        for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+}
