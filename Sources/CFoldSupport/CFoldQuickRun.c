@@ -153,6 +153,7 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         __m512i b1 = _mm512_permutexvar_epi8(_mm512_add_epi8(at, _mm512_set1_epi8(1)), v);
         __m512i b2 = _mm512_permutexvar_epi8(_mm512_add_epi8(at, _mm512_set1_epi8(2)), v);
         unsigned remaining = (unsigned)__builtin_popcountll(starts);
+        int cut = 0;
         for (;;) {
             const unsigned lanes = remaining < 16 ? remaining : 16;
             const unsigned took = cfold_quick_lanes(b0, b1, b2, lanes, out, &o, room, folds, lowercase);
@@ -167,11 +168,16 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
             b1 = _mm512_alignr_epi32(_mm512_setzero_si512(), b1, 4);
             b2 = _mm512_alignr_epi32(_mm512_setzero_si512(), b2, 4);
             at = _mm512_alignr_epi32(_mm512_setzero_si512(), at, 4);
+            if (remaining >= 32 && !_mm256_movemask_epi8(_mm512_castsi512_si256(b0))) {
+                // 32 code points of plain ASCII next: the next steps take them at once.
+                end = (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(at));
+                cut = 1;
+                break;
+            }
         }
         pos += end;
-        // Stopped by what is at `first`: the fold loop's.
         // Stopped before what is at `first`: the fold loop's (else the next step goes on from `end`).
-        if (limit == limitBad && first < 64 && (int64_t)first < left) break;
+        if (!cut && limit == limitBad && first < 64 && (int64_t)first < left) break;
     }
     *written = o;
     return pos;
