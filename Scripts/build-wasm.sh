@@ -56,7 +56,8 @@ while IFS= read -r file; do SWIFT_FILES+=("$file"); done < <(
         ! -name FoldExplanation.swift ! -name StreamingFolder.swift \
         ! -name Tokenizer.swift ! -name Tokenizer+Decoding.swift | LC_ALL=C sort)
 C_FILES=(Sources/CFoldUnicodeData/unicode_data.c Sources/CFoldUnicodeData/word_classes.c Sources/CFoldUnicodeData/preset_maps.c
-         Sources/CFoldBreakData/CFoldBreakData.c Sources/CFoldSupport/CFoldSupport.c Sources/CFoldSupport/CFoldPairRun.c Sources/CFoldSupport/CFoldWideRun.c Wasm/libc/libc.c)
+         Sources/CFoldBreakData/CFoldBreakData.c Sources/CFoldSupport/CFoldSupport.c Sources/CFoldSupport/CFoldPairRun.c Sources/CFoldSupport/CFoldWideRun.c
+         Sources/CFoldSupport/CFoldQuickRun.c Wasm/libc/libc.c)
 if [ "$DICTIONARIES" = 1 ]; then
     C_FILES+=(Sources/CFoldBreakData/CFoldBreakDictionaries.c)
 else

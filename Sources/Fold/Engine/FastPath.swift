@@ -38,8 +38,9 @@ extension FoldEngine {
     /// the plain ASCII between them go 32 or 16 bytes a step with byte shuffles where the
     /// processor has them (``FastTable/pairTable(lead:)``, `cfold_pair_run`), and four two-byte or
     /// two three-byte code points go a step when the next eight bytes hold them (a fold that
-    /// records shapes takes them one by one); a voicing mark after
-    /// kana composes here. Where neighbours interact, a fold that records nothing
+    /// records shapes takes them one by one); where the processor has AVX-512, the fold itself
+    /// takes text of any mix of such code points and ASCII 64 bytes a step (`cfold_quick_run`,
+    /// ``quickRunStep(_:_:_:_:caseOnly:)``); a voicing mark after kana composes here. Where neighbours interact, a fold that records nothing
     /// (``NoShapeLog``, the fold itself) folds the segment from the last boundary with the
     /// general path (``foldSegment(_:_:from:after:into:at:capacity:)``) and goes on; a fold
     /// that records the shape of each change (the tokens') stops with `.interacts`.
