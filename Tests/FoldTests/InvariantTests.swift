@@ -265,6 +265,36 @@ import Testing
         return String(s)
     }()
 
+    /// Plain ASCII of every length from 0 to 40 (the fold takes sixteen bytes or more of it at a
+    /// text's start before its loop, which goes on from there), then what meets its last letter:
+    /// marks that compose with it or are reordered, a voicing mark, a Hangul vowel, the iota
+    /// subscript, letters of other scripts, a control byte, a four-byte code point. Every API
+    /// equals the reference pipeline in every preset.
+    @Test(arguments: InvariantTests.presetNames)
+    func plainASCIIThenWhatMeetsItsLastLetter(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
+        let followers = ["\u{301}", "\u{316}\u{301}", "\u{301}\u{316}x", "\u{3099}", "\u{1161}", "\u{345}", "é", "Σ.", "ｶﾞ", "\t", "😀",
+                         "東京", "Ａ", "İ", "\u{FDFA}", "ß", ""]
+        let letters = Array("The Quick brown fox JUMPS over the lazy dogs, twice!".unicodeScalars)
+        var failures: [String] = []
+        for length in 0...40 {
+            let prefix = String(String.UnicodeScalarView(letters.prefix(length)))
+            for follower in followers {
+                let s = prefix + follower
+                let expected = try ReferenceFold.fold(s, steps: p.steps)
+                let bytes = Array(s.utf8)
+                let temporary = try bytes.withUnsafeBufferPointer { utf8 in try folder.withFoldedUTF8(utf8) { Array($0) } }
+                let utf8 = try folder.fold(utf8: bytes)
+                if folder.fold(s) != expected || utf8 != Array(expected.utf8) || temporary != Array(expected.utf8) {
+                    failures.append("\(codePoints(s))")
+                }
+            }
+        }
+        for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+
     @Test(arguments: InvariantTests.presetNames)
     func everyCodePointInOneString(profile: String) throws {
         let p = FoldProfile(named: profile)!
