@@ -2,8 +2,50 @@
 #include "CFoldQuickRun.h"
 #include "CFoldWideRun.h"
 
+/// At `src[at]` (`at` bytes read by this call before it), a code point the step folds only
+/// here: a voiced kana (`CFOLD_QUICK_VOICED`, six bytes written) or a voicing mark after a kana that
+/// composes with it (the kana's three bytes written last overwritten by the composite). How many
+/// bytes it read (3), or 0 when it is neither (the step stops there).
+static inline int64_t cfold_quick_special(const uint8_t *src, int64_t at, int64_t n, uint8_t *out, int64_t *o, int64_t room,
+                                          const cfold_quick_tables *tables) {
+    if (at + 3 > n || (src[at] & 0xF0) != 0xE0 || (src[at + 1] & 0xC0) != 0x80 || (src[at + 2] & 0xC0) != 0x80) return 0;
+    const uint32_t value = (uint32_t)(src[at] & 0x0F) << 12 | (uint32_t)(src[at + 1] & 0x3F) << 6 | (uint32_t)(src[at + 2] & 0x3F);
+    if (value < 0x800 || (value & 0xF800) == 0xD800) return 0;
+    const uint32_t fold = __atomic_load_n(&tables->folds[value], __ATOMIC_RELAXED);
+    if ((fold & CFOLD_QUICK_VOICED_MASK) == CFOLD_QUICK_VOICED) {
+        if (*o + 6 > room) return 0;
+        uint8_t *w = out + *o;
+        w[0] = (uint8_t)fold;
+        w[1] = (uint8_t)(fold >> 8);
+        w[2] = (uint8_t)(fold >> 16);
+        w[3] = 0xE3;
+        w[4] = 0x82;
+        w[5] = (uint8_t)(fold >> 24);
+        *o += 6;
+        return 3;
+    }
+    if (fold || !tables->voicing || at < 3) return 0;
+    const uint32_t k = value - 0x3099 < 2 ? value - 0x3099 : value - 0xFF9E < 2 ? value - 0xFF9E + 2 : 4;
+    if (k == 4 || !tables->marks[k]) return 0;
+    // The code point before it: three bytes (read by this call) whose word is one kana of three
+    // bytes, the last bytes written.
+    const uint8_t *p = src + at - 3;
+    if ((p[0] & 0xF0) != 0xE0) return 0;
+    const uint32_t before = (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (uint32_t)(p[2] & 0x3F);
+    const uint32_t kana = __atomic_load_n(&tables->folds[before], __ATOMIC_RELAXED);
+    if ((kana & 0xFF0000FFu) != 0xE3 || (kana & 0x3C00) != 0) return 0;  // U+3000...U+30FF: E3 80...83 xx
+    const uint32_t index = ((kana >> 8) & 0x03) << 6 | ((kana >> 16) & 0x3F);
+    const uint32_t composite = tables->voicing[index << 1 | (tables->marks[k] - 0x3099)];
+    if (!composite) return 0;
+    out[*o - 2] = (uint8_t)(0x80 | ((composite >> 6) & 0x3F));
+    out[*o - 1] = (uint8_t)(0x80 | (composite & 0x3F));
+    return 3;
+}
+
 int64_t cfold_quick_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                                 const uint32_t *folds, int32_t lowercase) {
+                                 const cfold_quick_tables *tables) {
+    const uint32_t *folds = tables->folds;
+    const int32_t lowercase = tables->lowercase;
     int64_t pos = 0, o = 0;
     while (pos < n) {
         const uint8_t a = src[pos];
@@ -29,6 +71,16 @@ int64_t cfold_quick_run_portable(const uint8_t *src, int64_t n, uint8_t *out, in
             break;
         }
         const uint32_t fold = __atomic_load_n(&folds[v], __ATOMIC_RELAXED);
+        if (fold == CFOLD_QUICK_REMOVED) {
+            pos += length;
+            continue;
+        }
+        if (!fold || (fold & CFOLD_QUICK_VOICED_MASK) == CFOLD_QUICK_VOICED) {
+            const int64_t l = cfold_quick_special(src, pos, n, out, &o, room, tables);
+            if (!l) break;
+            pos += l;
+            continue;
+        }
         int64_t count = 0;
         for (int k = 0; k < 4; k++) count += (fold >> (8 * k)) & 0xFF ? 1 : 0;
         if (!count || o + count > room) break;
@@ -77,11 +129,20 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __
     const __mmask16 upper = lowercase ? _mm512_mask_cmplt_epu32_mask(ascii, _mm512_sub_epi32(d0, _mm512_set1_epi32('A')), _mm512_set1_epi32(26)) : 0;
     folded = _mm512_mask_mov_epi32(folded, ascii, _mm512_mask_or_epi32(d0, upper, d0, _mm512_set1_epi32(0x20)));
     const __mmask16 present = _mm512_test_epi32_mask(folded, folded);
-    const __mmask16 stop = inLanes & ~(present & ~invalid);
-    const unsigned take = stop ? (unsigned)__builtin_ctz(stop) : lanes;
     // A fold's bytes are its word's bytes that are not 0: byte k of lane j is written when it is
     // not 0 and j < take.
     uint64_t bytes = _mm512_test_epi8_mask(folded, folded);
+    __mmask16 stop = inLanes & ~(present & ~invalid);
+    if (__builtin_expect((bytes & 0x8888888888888888ull) != 0, 0)) {
+        // A word of four bytes (ᾳ to αι) in some lane, a voiced kana (six bytes, which the caller
+        // writes: it stops at the first) or a mark the fold removes (nothing written). The tests
+        // only here, off the common path.
+        stop |= inLanes & _mm512_cmpeq_epi32_mask(_mm512_and_si512(folded, _mm512_set1_epi32((int)CFOLD_QUICK_VOICED_MASK)),
+                                                  _mm512_set1_epi32((int)CFOLD_QUICK_VOICED));
+        bytes &= ~_mm512_movepi8_mask(_mm512_maskz_mov_epi32(_mm512_cmpeq_epi32_mask(folded, _mm512_set1_epi32((int)CFOLD_QUICK_REMOVED)),
+                                                             _mm512_set1_epi32(-1)));
+    }
+    const unsigned take = stop ? (unsigned)__builtin_ctz(stop) : lanes;
     if (take < 16) bytes &= (1ull << (4 * take)) - 1;
     const int64_t count = __builtin_popcountll(bytes);
     if (*o + count > room) return 0;
@@ -91,7 +152,9 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __
 }
 
 CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                                                   const uint32_t *folds, int32_t lowercase) {
+                                                   const cfold_quick_tables *tables) {
+    const uint32_t *folds = tables->folds;
+    const int32_t lowercase = tables->lowercase;
     const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
                                          39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
                                          15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
@@ -158,9 +221,17 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
             const unsigned lanes = remaining < 16 ? remaining : 16;
             const unsigned took = cfold_quick_lanes(b0, b1, b2, lanes, out, &o, room, folds, lowercase);
             if (took < lanes) {
+                const int64_t stopAt = pos + (uint8_t)_mm_cvtsi128_si32(_mm_shuffle_epi8(_mm512_castsi512_si128(at), _mm_set1_epi8((char)took)));
+                // A voiced kana or a voicing mark that composes there: folded, and the next window
+                // from after it.
+                const int64_t special = cfold_quick_special(src, stopAt, n, out, &o, room, tables);
+                if (special) {
+                    pos = stopAt + special;
+                    goto next;
+                }
                 // The code point at lane `took` is the fold loop's.
                 *written = o;
-                return pos + (uint8_t)_mm_cvtsi128_si32(_mm_shuffle_epi8(_mm512_castsi512_si128(at), _mm_set1_epi8((char)took)));
+                return stopAt;
             }
             remaining -= lanes;
             if (!remaining) break;
@@ -178,6 +249,7 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         pos += end;
         // Stopped before what is at `first`: the fold loop's (else the next step goes on from `end`).
         if (!cut && limit == limitBad && first < 64 && (int64_t)first < left) break;
+    next:;
     }
     *written = o;
     return pos;
@@ -188,14 +260,14 @@ int32_t cfold_quick_run_level(void) {
 }
 
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                           const uint32_t *folds, int32_t lowercase) {
-    if (level >= 3 && cfold_quick_run_level() >= 3) return cfold_quick_run_avx512(src, n, out, room, written, folds, lowercase);
-    return cfold_quick_run_portable(src, n, out, room, written, folds, lowercase);
+                           const cfold_quick_tables *tables) {
+    if (level >= 3 && cfold_quick_run_level() >= 3) return cfold_quick_run_avx512(src, n, out, room, written, tables);
+    return cfold_quick_run_portable(src, n, out, room, written, tables);
 }
 
 int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                        const uint32_t *folds, int32_t lowercase) {
-    return cfold_quick_run_at(3, src, n, out, room, written, folds, lowercase);
+                        const cfold_quick_tables *tables) {
+    return cfold_quick_run_at(3, src, n, out, room, written, tables);
 }
 
 #else
@@ -203,14 +275,14 @@ int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t roo
 int32_t cfold_quick_run_level(void) { return 0; }
 
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                           const uint32_t *folds, int32_t lowercase) {
+                           const cfold_quick_tables *tables) {
     (void)level;
-    return cfold_quick_run_portable(src, n, out, room, written, folds, lowercase);
+    return cfold_quick_run_portable(src, n, out, room, written, tables);
 }
 
 int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                        const uint32_t *folds, int32_t lowercase) {
-    return cfold_quick_run_portable(src, n, out, room, written, folds, lowercase);
+                        const cfold_quick_tables *tables) {
+    return cfold_quick_run_portable(src, n, out, room, written, tables);
 }
 
 #endif

@@ -18,32 +18,52 @@ import Testing
     @Test func vectorStepEqualsThePortableStep() {
         var rng = seededGenerator(0x51C4)
         let tables: [[UInt32]] = (0..<4).map { _ in
-            (0..<0x10000).map { _ -> UInt32 in
-                guard Int.random(in: 0..<100, using: &rng) < 96 else { return 0 }
+            (UInt32(0)..<0x10000).map { value -> UInt32 in
+                let roll = Int.random(in: 0..<100, using: &rng)
+                // Kana and the voicing marks as the fold's tables have them: kana to kana (most),
+                // voiced kana of six bytes, marks with no word (which compose, or stop the step).
+                if value &- 0x3099 < 2 || value &- 0xFF9E < 2 { return 0 }
+                if value &- 0x3040 < 0xC0 || value &- 0xFF66 < 0x38 {
+                    let kana = UInt32.random(in: 0x3041...0x30FF, using: &rng)
+                    let bytes = UInt32(0xE3) | (0x80 | (kana >> 6) & 0x3F) << 8 | (0x80 | kana & 0x3F) << 16
+                    return roll < 80 ? bytes : roll < 90 ? bytes | (roll & 1 == 0 ? 0x9900_0000 : 0x9A00_0000) : 0
+                }
+                guard roll < 96 else { return 0 }
+                // Marks the fold removes, voiced kana's words anywhere (the step writes them only
+                // for three-byte code points), and folds of one to four bytes.
+                if roll < 3 { return CFOLD_QUICK_REMOVED }
+                if roll < 4 { return 0xE3 | UInt32.random(in: 0x80...0xBF, using: &rng) << 8 | UInt32.random(in: 0x80...0xBF, using: &rng) << 16 | 0x9900_0000 }
                 var word: UInt32 = 0
                 for k in 0..<Int.random(in: 1...4, using: &rng) { word |= UInt32(UInt8.random(in: 1...255, using: &rng)) << (8 * k) }
                 return word
             }
         }
+        // Compositions of a kana with a voicing mark: random composites of U+3000...U+30FF, or
+        // none (a fold that composes nothing).
+        let voicing: [UInt32] = (0..<0x200).map { _ in Bool.random(using: &rng) ? UInt32.random(in: 0x3000...0x30FF, using: &rng) : 0 }
+        let markSets: [(UInt32, UInt32, UInt32, UInt32)] = [(0x3099, 0x309A, 0x3099, 0x309A), (0x3099, 0x309A, 0, 0), (0, 0x309A, 0x3099, 0)]
         let levels: [Int32] = [0] + (cfold_quick_run_level() >= 3 ? [3] : [])
         var failures: [String] = []
-        var sameStop = 0, longRuns = 0, shortRoom = 0
+        var sameStop = 0, longRuns = 0, shortRoom = 0, composed = 0, voiced = 0
         for round in 0..<20_000 {
             let folds = tables[round % tables.count]
             let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            let composes = Int.random(in: 0..<4, using: &rng) != 0
+            let marks = markSets.randomElement(using: &rng)!
             let length = Int.random(in: 0...400, using: &rng)
             // Mostly well-formed text of one to three bytes a code point, in runs of one kind.
             var bytes: [UInt8] = []
             var kind = 0
             while bytes.count < length {
-                if Int.random(in: 0..<6, using: &rng) == 0 { kind = Int.random(in: 0..<4, using: &rng) }
+                if Int.random(in: 0..<6, using: &rng) == 0 { kind = Int.random(in: 0..<5, using: &rng) }
                 switch Int.random(in: 0..<1000, using: &rng) {
                 case 0..<700:
                     switch kind {
                     case 0: bytes.append(UInt8.random(in: 0x20...0x7F, using: &rng))
                     case 1: bytes += [UInt8.random(in: 0xC2...0xDF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
                     case 2: bytes += [UInt8.random(in: 0xE1...0xEC, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
-                    default: bytes.append(0x20)
+                    case 3: bytes.append(0x20)
+                    default: bytes += kanaAndMarks(&rng)
                     }
                 case 700..<850: bytes += Array("plain ASCII words, longer than sixteen bytes".utf8.prefix(Int.random(in: 1...44, using: &rng)))
                 case 850..<940: bytes.append(UInt8.random(in: 0x20...0x7F, using: &rng))
@@ -57,6 +77,7 @@ import Testing
                 case 978..<981: bytes += [0xE0, UInt8.random(in: 0x80...0x9F, using: &rng), 0x80]  // overlong, three bytes
                 case 981..<984: bytes += [UInt8.random(in: 0xC0...0xC1, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]  // overlong
                 case 984..<987: bytes.append(UInt8.random(in: 0xF5...0xFF, using: &rng))
+                case 987..<993: bytes += kanaAndMarks(&rng)
                 default: bytes += [0xE3, 0x82, UInt8.random(in: 0x80...0xBF, using: &rng)]
                 }
             }
@@ -66,14 +87,23 @@ import Testing
             let room = ample ? 4 * n : Int.random(in: 0...max(0, 2 * n), using: &rng)
             if !ample { shortRoom += 1 }
             let guardBytes = 80
-            folds.withUnsafeBufferPointer { table in
+            folds.withUnsafeBufferPointer { table in voicing.withUnsafeBufferPointer { voicingTable in
+                var tables = cfold_quick_tables(folds: table.baseAddress, voicing: composes ? voicingTable.baseAddress : nil, marks: marks,
+                                                lowercase: lowercase)
                 var expected = [UInt8](repeating: 0, count: room + guardBytes)
                 var expectedWritten: Int64 = 0
-                let expectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, table.baseAddress, lowercase))
+                let expectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
+                // What the portable step composed and folded to six bytes (a mark or a voiced kana read).
+                let readBytes = Array(bytes[..<expectedRead])
+                for k in 0..<readBytes.count where k + 3 <= readBytes.count && readBytes[k] & 0xF0 == 0xE0 {
+                    let value = UInt32(readBytes[k] & 0x0F) << 12 | UInt32(readBytes[k + 1] & 0x3F) << 6 | UInt32(readBytes[k + 2] & 0x3F)
+                    if value &- 0x3099 < 2 || value &- 0xFF9E < 2 { composed += 1 }
+                    if folds[Int(value)] & CFOLD_QUICK_VOICED_MASK == CFOLD_QUICK_VOICED { voiced += 1 }
+                }
                 for level in levels {
                     var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
                     var written: Int64 = 0
-                    let read = Int(cfold_quick_run_at(level, bytes, Int64(n), &out, Int64(room), &written, table.baseAddress, lowercase))
+                    let read = Int(cfold_quick_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &tables))
                     let w = Int(written)
                     var wrong: [String] = []
                     if ample && (read != expectedRead || written != expectedWritten) {
@@ -84,7 +114,7 @@ import Testing
                     if out[min(w, out.count)...].contains(where: { $0 != 0xEE }) { wrong.append("wrote past what it wrote") }
                     var prefixOut = [UInt8](repeating: 0, count: room + guardBytes)
                     var prefixWritten: Int64 = 0
-                    let prefixRead = Int(cfold_quick_run_portable(bytes, Int64(read), &prefixOut, Int64(room), &prefixWritten, table.baseAddress, lowercase))
+                    let prefixRead = Int(cfold_quick_run_portable(bytes, Int64(read), &prefixOut, Int64(room), &prefixWritten, &tables))
                     if prefixRead != read || prefixWritten != written {
                         wrong.append("stopped inside a code point (\(read), \(w)) against (\(prefixRead), \(prefixWritten))")
                     }
@@ -94,13 +124,26 @@ import Testing
                     }
                     if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
                 }
-            }
+            } }
             if failures.count > 10 { break }
         }
         expectNoFailures(failures, "quick steps")
         #expect(longRuns > 2_000, "\(longRuns) runs of 128 bytes or more")
         #expect(sameStop > 15_000, "\(sameStop) stops at the portable step's")
         #expect(shortRoom > 3_000, "\(shortRoom) rounds with less room")
+        #expect(composed > 800, "\(composed) voicing marks composed")
+        #expect(voiced > 800, "\(voiced) voiced kana of six bytes")
+    }
+
+    /// A kana (halfwidth or not) and none to two voicing marks after it, in UTF-8.
+    private func kanaAndMarks(_ rng: inout some RandomNumberGenerator) -> [UInt8] {
+        let kana = UInt32.random(in: 0..<3, using: &rng) == 0 ? UInt32.random(in: 0xFF66...0xFF9D, using: &rng)
+            : UInt32.random(in: 0x3041...0x30FF, using: &rng)
+        var bytes = Array(String(Unicode.Scalar(kana)!).utf8)
+        for _ in 0..<Int.random(in: 0...2, using: &rng) {
+            bytes += Array(String(Unicode.Scalar([0x3099, 0x309A, 0xFF9E, 0xFF9F].randomElement(using: &rng)!)!).utf8)
+        }
+        return bytes
     }
 
     /// The fold takes the step where the processor has AVX-512 (F, BW, VBMI and VBMI2, as
@@ -120,18 +163,42 @@ import Testing
         #endif
     }
 
-    /// The table of folds holds, for every BMP code point of every preset, the bytes of its quick
-    /// word, or 0 where it has none, once its page is built; beyond ASCII, one to four bytes, none
-    /// of them 0.
+    /// The table of folds holds, for every BMP code point of every preset, once its page is built:
+    /// the bytes of its quick word (beyond ASCII, one to four bytes, none of them 0);
+    /// `CFOLD_QUICK_REMOVED` where the fold removes it wherever it stands (its fold alone is
+    /// empty); the word of a kana and its voicing mark where that is its fold alone (the reference
+    /// pipeline's) and it has no quick word; else 0.
     @Test(arguments: InvariantTests.presetNames)
     func theFoldsAreTheQuickWords(profile: String) throws {
-        let folder = Folder(FoldProfile(named: profile)!)
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
         let table = folder.engine.fastTable
         guard let folds = table.quickFolds else { return }
         var failures: [String] = []
+        var removed = 0, voiced = 0
         for value in UInt32(0)..<0x10000 {
             let q = table.quickWord(value)
-            let expected: UInt32 = q.isPresent ? q.bytes : 0
+            let entry = table.slot(value).entry
+            var expected: UInt32 = q.isPresent ? q.bytes : 0
+            if FoldEngine.isRemovedAlone(entry) {
+                expected = CFOLD_QUICK_REMOVED
+                removed += 1
+                if let scalar = Unicode.Scalar(value), try ReferenceFold.fold(String(scalar), steps: p.steps) != "" {
+                    failures.append("U+\(hex(value)): removed, but its fold alone is not empty")
+                }
+            } else if !q.isPresent, !entry.isIdentity, !entry.has(FastEntry.general | FastEntry.backward | FastEntry.tail),
+                      let scalar = Unicode.Scalar(value) {
+                // A voiced kana of six bytes (its entry's fold, which is its fold alone): the step's word for it.
+                let slot = table.slot(value)
+                let bytes = Array(UnsafeBufferPointer(start: slot.foldBytes, count: entry.length))
+                expected = FastTable.voicedFoldWord(bytes) ?? 0
+                if expected != 0 {
+                    voiced += 1
+                    if Array(try ReferenceFold.fold(String(scalar), steps: p.steps).utf8) != bytes {
+                        failures.append("U+\(hex(value)): its entry is not its fold alone")
+                    }
+                }
+            }
             if folds[Int(value)] != expected { failures.append("U+\(hex(value)): \(hex(folds[Int(value)])) against \(hex(expected))") }
             // Beyond ASCII (whose words the step does not read: U+0000 folds to the byte 0).
             if value >= 0x80 && q.isPresent && (q.count < 1 || q.count > 4 || (0..<q.count).contains { q.bytes >> (8 * UInt32($0)) & 0xFF == 0 }) {
@@ -140,6 +207,11 @@ import Testing
         }
         for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
         expectNoFailures(failures)
+        // search removes the combining acute and folds ヷヸヹヺ to わゐゑを and U+3099.
+        if profile == "search" {
+            #expect(folds[0x301] == CFOLD_QUICK_REMOVED && removed > 100, "\(removed) removed")
+            #expect(folds[0x30F7] == 0x998F_82E3 && voiced == 4, "\(voiced) voiced: U+30F7 \(hex(folds[0x30F7]))")
+        }
     }
 
     /// A line of mixed scripts goes through the step whole once its pages are built, and where it
@@ -150,7 +222,8 @@ import Testing
         let folder = Folder(.search)
         let lines = ["Яблоко сейчас ночью Гоголь: Ｌａｔｅ　ｏｖｅｒ！ 音樂繁體字经济明天电脑、天気だいじょうぶ Πλατεία ποτάμι μεγάλος.",
                      "ﾒｰﾙ ｶﾞﾗｽ､ Last into, it! Ｃｒèｍｅ brûlée ｶﾞﾊﾟ Nguyễn Việt Nam cafe\u{301} Ελληνικά",
-                     "Crème brûlée, CREME BRULEE and cre\u{300}me bru\u{302}le\u{301}e with カ\u{3099}, ｶﾞ and ﾊﾟ."]
+                     "Crème brûlée, CREME BRULEE and cre\u{300}me bru\u{302}le\u{301}e with カ\u{3099}, ｶﾞ and ﾊﾟ.",
+                     "ヷヸヹヺ ヷｶﾞﾊﾟｶﾞｷﾞｸﾞ Σ\u{301}é\u{301}\u{316}カ\u{3099}Σ\u{301}é\u{301}\u{316}カ\u{3099} ｶ\u{301}\u{3099} ヷ\u{301} a\u{301}\u{302}\u{303}"]
         for line in lines {
             let text = Array(line.utf8)
             let expected = try folder.fold(utf8: text)
@@ -175,7 +248,9 @@ import Testing
         let words = ["Яблоко", "сейчас", "Гоголь", "Львів", "Ｌａｔｅ", "ｏｖｅｒ", "！", "音樂繁體字", "经济", "天気", "だいじょうぶ", "ラーメン",
                      "ﾒｰﾙ", "ｶﾞﾗｽ", "ﾊﾟﾝ", "､", "Νύχτα", "γλώσσα", "Άρης", "ΣΟΦΙΑ", "Crème", "BRÛLÉE", "cafe\u{301}", "Nguyễn", "Việt",
                      "straße", "ǅ", "ﬁ", "İstanbul", "ı", "한국어", "\u{1100}\u{1161}", "㍿", "ｶ\u{3099}", "か\u{309A}", "e\u{301}\u{302}",
-                     "\u{301}", "a\u{316}\u{301}", "😀", "𝐀", "\t", "ᾂ", "Å", "Ω", "K", "ﷺ", "plain English words of some length"]
+                     "\u{301}", "a\u{316}\u{301}", "😀", "𝐀", "\t", "ᾂ", "Å", "Ω", "K", "ﷺ", "plain English words of some length",
+                     "ヷヸヹヺ", "ｦﾞ", "ｳﾞｪ", "ヴ", "ゔ", "\u{AD}", "か\u{301}\u{3099}", "ｶ\u{334}ﾞ", "ヽヾゝゞ", "ﾞﾟ", "\u{3099}\u{309A}",
+                     "Σ\u{301}é\u{301}\u{316}カ\u{3099}"]
         let separators = [" ", " ", " ", "", ", ", "　", "。", "\u{3099}", "-"]
         var failures: [String] = []
         for round in 0..<400 {

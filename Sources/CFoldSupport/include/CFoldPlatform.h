@@ -31,7 +31,10 @@ static inline uint64_t cfold_load_relaxed64(const uint64_t *slot) {
 static inline void cfold_store_relaxed64(uint64_t *slot, uint64_t value) {
     __atomic_store_n(slot, value, __ATOMIC_RELAXED);
 }
-/// A relaxed 32-bit store, for the same kind of word.
+/// Relaxed 32-bit loads and stores, for the same kind of word.
+static inline uint32_t cfold_load_relaxed32(const uint32_t *slot) {
+    return __atomic_load_n(slot, __ATOMIC_RELAXED);
+}
 static inline void cfold_store_relaxed32(uint32_t *slot, uint32_t value) {
     __atomic_store_n(slot, value, __ATOMIC_RELAXED);
 }

@@ -8,8 +8,10 @@
 // one byte compress, whatever their scripts.
 //
 // It stops before what the fold loop must see itself: a code point without a quick word (a
-// combining mark, a voicing mark, a page not built yet, a surrogate), a four-byte sequence, a
-// control byte, invalid UTF-8, or a fold that would not fit in the room.
+// combining mark the fold keeps, a voicing mark that composes with nothing, a page not built yet, a
+// surrogate), a four-byte sequence, a control byte, invalid UTF-8, or a fold that would not fit in
+// the room. Marks the fold removes wherever they stand, kana with a voicing mark, and voiced kana
+// whose fold is longer than a quick word it folds itself.
 //
 // Vector code only on x86-64 with AVX-512 (F, BW, VBMI and VBMI2, as `cfold_wide_run_level` 3),
 // where the fold calls it; elsewhere the fold goes code point by code point. `cfold_quick_run_portable`
@@ -19,16 +21,47 @@
 
 #include <stdint.h>
 
+/// A word of `folds` whose low byte is E3 and high byte 0x98...0x9B (`word & CFOLD_QUICK_VOICED_MASK`
+/// equal to `CFOLD_QUICK_VOICED`): a kana, then E3 82 and the high byte (0x99 or 0x9A, U+3099 or
+/// U+309A, in the fold's tables).
+#define CFOLD_QUICK_VOICED_MASK 0xFC0000FFu
+#define CFOLD_QUICK_VOICED 0x980000E3u
+/// The word of a code point the fold removes wherever it stands (a combining acute in `search`):
+/// read, nothing written. No fold's word: its low byte is 0.
+#define CFOLD_QUICK_REMOVED 0x80000000u
+
+/// What the step reads.
+typedef struct {
+    /// One word per code point below U+10000, read with relaxed loads (see `cfold_quick_run`).
+    const uint32_t *folds;
+    /// The compositions of a kana (U+3000...U+30FF) with a voicing mark: entry (kana - 0x3000) << 1
+    /// | (mark - 0x3099), the composite (a code point of U+3000...U+30FF) or 0; NULL where the fold
+    /// composes nothing.
+    const uint32_t *voicing;
+    /// What U+3099, U+309A, U+FF9E and U+FF9F fold to when each is one voicing mark alone (0x3099
+    /// or 0x309A), else 0.
+    uint32_t marks[4];
+    /// Not 0: A-Z fold to a-z.
+    int32_t lowercase;
+} cfold_quick_tables;
+
 /// Folds `src` (`n` bytes) into `out` (`room` bytes) from their starts while each code point is
 /// plain ASCII (0x20...0x7F, A-Z to a-z when `lowercase`) or a valid two- or three-byte sequence
-/// whose word in `folds` is not 0. `folds` holds one word per code point below U+10000, read with
+/// whose word in `folds` is not 0, or a voicing mark that composes with the kana before it (below).
+/// `folds` holds one word per code point below U+10000, read with
 /// relaxed loads: the bytes of its quick word's fold from the low byte (one to four, none of them
 /// 0), or 0 where it has no quick word; a fold is its word's bytes that are not 0 (the words of
-/// U+0000...U+007F are not read). Returns how many
-/// bytes it read, always whole code points; `*written` is how many it wrote. It writes nothing
-/// past those.
+/// U+0000...U+007F are not read). A word `E3 xx yy 99` or `E3 xx yy 9A` (low byte first, which no
+/// fold is: a three-byte code point and a continuation byte) is a kana and its voicing mark, the
+/// six bytes `E3 xx yy E3 82 99` or `9A` (`CFOLD_QUICK_VOICED`: a kana whose voiced form has no
+/// code point in the fold, ヷ to わ and U+3099, longer than a quick word); `CFOLD_QUICK_REMOVED`
+/// writes nothing. A code point whose word is 0 that is one of the four voicing marks (`marks`),
+/// right after a three-byte code point this call read whose word is one kana of three bytes (E3 xx
+/// yy) that composes with it (`voicing`), overwrites that kana with the composite (ｶﾞ to が).
+/// Returns how many bytes it read, always whole code points; `*written` is how many it wrote. It
+/// writes nothing past those.
 int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                        const uint32_t *folds, int32_t lowercase);
+                        const cfold_quick_tables *tables);
 
 /// The steps `cfold_quick_run` takes on this processor: 3 AVX-512 (64 bytes a step), 0 the
 /// portable one (other processors, where the fold does not call it).
@@ -37,12 +70,12 @@ int32_t cfold_quick_run_level(void);
 /// `cfold_quick_run` with the steps of `level` (3 AVX-512, capped at what the processor has; any
 /// other: the portable one): the tests' way to each.
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                           const uint32_t *folds, int32_t lowercase);
+                           const cfold_quick_tables *tables);
 
 /// The same fold a code point at a time: what the vector steps must equal, the same bytes
 /// written for the bytes read, stopping at the same code point, or earlier only where the fold of
 /// a step's code points would not fit in the room.
 int64_t cfold_quick_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                                 const uint32_t *folds, int32_t lowercase);
+                                 const cfold_quick_tables *tables);
 
 #endif

@@ -167,14 +167,17 @@ extension FoldEngine {
                     i &+= read
                     quickRunStop = i
                     o &+= written
-                    let startOut = o &- last.count
-                    boundaryIn = startIn
-                    boundaryOut = startOut
-                    lastStart = startOut
-                    lastStartIn = startIn
-                    lastEnd = o
-                    lastSingleStarter = last.isOneScalar
-                    lastCcc = last.trailingClass
+                    // (Where it read only marks the fold removes, the state stays.)
+                    if lastAt >= 0 {
+                        let startOut = o &- last.count
+                        boundaryIn = startIn
+                        boundaryOut = startOut
+                        lastStart = startOut
+                        lastStartIn = startIn
+                        lastEnd = o
+                        lastSingleStarter = last.isOneScalar
+                        lastCcc = last.trailingClass
+                    }
                     continue
                 }
             }
@@ -495,33 +498,33 @@ extension FoldEngine {
 
     /// The fold loop's calls of `cfold_quick_run` at `src` (`n` bytes left, `room` to write),
     /// whose first byte is not ASCII: how many bytes they read and wrote, the quick word of the last
-    /// code point written and where its input starts. Where the step stops at a voicing mark after
-    /// kana (ｶﾞ), the two compose here (that unit's word then ends with the mark's class); at a mark
-    /// the fold removes (the acute of a decomposed é), the mark is skipped; the step goes on after
-    /// either. Apart from the loop, whose registers it would otherwise crowd.
+    /// unit written and where its input starts (-1 when they wrote none: only marks the fold
+    /// removes). The step itself composes a voicing mark with the kana it has just written (ｶﾞ),
+    /// folds voiced kana whose fold is longer than a quick word (ヷ) and skips the marks the fold
+    /// removes; where it stops at a voicing mark after a kana it wrote in an earlier call, the two
+    /// compose here (that unit's word then ends with the mark's class), and at a mark the fold
+    /// removes outside its table, the mark is skipped; the step goes on after either. Apart from
+    /// the loop, whose registers it would otherwise crowd.
     @inline(never)
     func quickRunStep(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, _ room: Int,
                       caseOnly: Bool) -> (read: Int, written: Int, last: QuickWord, lastStart: Int) {
         let table = fastTable
-        guard let folds = table.quickFolds else { return (0, 0, QuickWord(raw: 0), 0) }
-        var read = 0, written = 0, lastStart = 0
+        guard let folds = table.quickFolds else { return (0, 0, QuickWord(raw: 0), -1) }
+        let marks = table.voicingMarks
+        var tables = cfold_quick_tables(folds: folds, voicing: steps.composes ? UnsafePointer(table.kanaVoicing) : nil,
+                                        marks: (marks[0], marks[1], marks[2], marks[3]), lowercase: caseOnly ? 1 : 0)
+        var read = 0, written = 0, lastStart = -1
         var last = QuickWord(raw: 0)
         while true {
             var w: Int64 = 0
-            let r = Int(truncatingIfNeeded: cfold_quick_run(src + read, Int64(n &- read), output + written, Int64(room &- written), &w,
-                                                            folds, caseOnly ? 1 : 0))
+            let r = Int(truncatingIfNeeded: cfold_quick_run(src + read, Int64(n &- read), output + written, Int64(room &- written), &w, &tables))
             if r > 0 {
+                let from = read
                 read &+= r
                 written &+= Int(truncatingIfNeeded: w)
-                if src[read &- 1] < 0x80 {
-                    last = QuickWord.ascii
-                    lastStart = read &- 1
-                } else {
-                    // Byte by byte: the last code point may end the text.
-                    lastStart = UTF8Decoder.scalarStart(before: read, in: src)
-                    let value = read &- lastStart == 2 ? UTF8Decoder.twoByteValue(lead: src[lastStart], src[lastStart &+ 1])
-                        : UInt32(src[lastStart] & 0x0F) << 12 | UInt32(src[lastStart &+ 1] & 0x3F) << 6 | UInt32(src[lastStart &+ 2] & 0x3F)
-                    last = QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(value)))
+                if let (unit, start) = quickRunLastUnit(src, from: from, to: read, output, written, folds) {
+                    last = unit
+                    lastStart = start
                 }
             }
             // What stopped it, when something was written before.
@@ -539,6 +542,40 @@ extension FoldEngine {
             read = skipRemovedMarks(src, n, from: read &+ length)
         }
         return (read, written, last, lastStart)
+    }
+
+    /// The last unit a call of `cfold_quick_run` wrote, from the code points it read (`from..<to`
+    /// of `src`, `written` bytes of `output` written so far): its quick word (for a voicing mark it
+    /// composed, the composite's; for a voiced kana of six bytes, one made for it) and where its
+    /// input starts; nil when the call read only marks the fold removes.
+    private func quickRunLastUnit(_ src: UnsafePointer<UInt8>, from: Int, to: Int, _ output: UnsafeMutablePointer<UInt8>, _ written: Int,
+                                  _ folds: UnsafeMutablePointer<UInt32>) -> (QuickWord, Int)? {
+        let table = fastTable
+        var end = to
+        while end > from {
+            if src[end &- 1] < 0x80 { return (QuickWord.ascii, end &- 1) }
+            // Byte by byte: the last code point may end the text.
+            let start = UTF8Decoder.scalarStart(before: end, in: src)
+            let value = end &- start == 2 ? UTF8Decoder.twoByteValue(lead: src[start], src[start &+ 1])
+                : UInt32(src[start] & 0x0F) << 12 | UInt32(src[start &+ 1] & 0x3F) << 6 | UInt32(src[start &+ 2] & 0x3F)
+            let word = Atomics.loadRelaxed(folds + Int(value))
+            if word == CFOLD_QUICK_REMOVED {
+                end = start
+                continue
+            }
+            if word == 0 {
+                // A voicing mark the step composed with the kana before it: the composite.
+                let bytes = UInt32(output[written &- 3]) | UInt32(output[written &- 2]) << 8 | UInt32(output[written &- 1]) << 16
+                return (QuickWord(bytes: bytes, count: 3, identity: false, oneScalar: true, trailingClass: table.voicingClass),
+                        UTF8Decoder.scalarStart(before: start, in: src))
+            }
+            if word & CFOLD_QUICK_VOICED_MASK == CFOLD_QUICK_VOICED {
+                // A voiced kana: two scalars, the mark's class last.
+                return (QuickWord(bytes: word & 0xFF_FFFF, count: 6, identity: false, oneScalar: false, trailingClass: table.voicingClass), start)
+            }
+            return (QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(value))), start)
+        }
+        return nil
     }
 
     /// A code point that folds to nothing and touches no neighbour (a mark the fold removes):

@@ -197,6 +197,14 @@ final class FastTable: @unchecked Sendable {
         free(wideBlocks)
     }
 
+    /// The word of ``quickFolds`` for a fold of a kana and its voicing mark (`E3 xx yy E3 82 99` or
+    /// `9A`): `E3 xx yy` and the mark's last byte (`CFOLD_QUICK_VOICED`); nil for any other fold.
+    static func voicedFoldWord(_ fold: [UInt8]) -> UInt32? {
+        guard fold.count == 6, fold[0] == 0xE3, fold[1] & 0xC0 == 0x80, fold[2] & 0xC0 == 0x80,
+              fold[3] == 0xE3, fold[4] == 0x82, fold[5] == 0x99 || fold[5] == 0x9A else { return nil }
+        return UInt32(fold[0]) | UInt32(fold[1]) << 8 | UInt32(fold[2]) << 16 | UInt32(fold[5]) << 24
+    }
+
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
         var entries = [UInt32](repeating: 0, count: 256)
         var first = [UInt8](repeating: 0, count: 256)
@@ -240,8 +248,13 @@ final class FastTable: @unchecked Sendable {
         if index < 0x100 {
             for low in 0..<256 {
                 let e = entries[low]
-                guard e & (FastEntry.general | FastEntry.backward | FastEntry.tail) == 0, first[low] == 0 else { continue }
                 let value = UInt32(index << 8 | low)
+                if let quickFolds, FoldEngine.isRemovedAlone(FastEntry(raw: e)) {
+                    // A mark the fold removes wherever it stands: the step reads it and writes nothing.
+                    Atomics.storeRelaxed(quickFolds + Int(value), CFOLD_QUICK_REMOVED)
+                    continue
+                }
+                guard e & (FastEntry.general | FastEntry.backward | FastEntry.tail) == 0, first[low] == 0 else { continue }
                 let word: QuickWord
                 if e & FastEntry.identity != 0 {
                     guard let scalar = Unicode.Scalar(value) else { continue }
@@ -251,7 +264,15 @@ final class FastTable: @unchecked Sendable {
                                      needsWordDictionary: e & FastEntry.needsWordDictionary != 0)
                 } else {
                     let entry = FastEntry(raw: e)
-                    guard entry.length >= 1 && entry.length <= 4 else { continue }
+                    guard entry.length >= 1 && entry.length <= 4 else {
+                        // A voiced kana (が to か and U+3099): no quick word, but the step over mixed
+                        // scripts folds it from a word of its own (CFOLD_QUICK_VOICED).
+                        if let quickFolds, last[low] == voicingClass,
+                           let word = Self.voicedFoldWord(Array(bytes[entry.offset..<entry.offset + entry.length])) {
+                            Atomics.storeRelaxed(quickFolds + Int(value), word)
+                        }
+                        continue
+                    }
                     var packed: UInt32 = 0
                     for k in 0..<entry.length { packed |= UInt32(bytes[entry.offset + k]) << (8 * k) }
                     let width = UTF8Decoder.sequenceLength(lead: bytes[entry.offset])

@@ -26,5 +26,8 @@ enum Atomics {
     static func storeRelaxed(_ slot: UnsafeMutablePointer<UInt32>, _ value: UInt32) { cfold_store_relaxed32(slot, value) }
 
     @inline(__always)
+    static func loadRelaxed(_ slot: UnsafePointer<UInt32>) -> UInt32 { cfold_load_relaxed32(slot) }
+
+    @inline(__always)
     static func orRelaxed(_ slot: UnsafeMutablePointer<UInt64>, _ bits: UInt64) { cfold_or_relaxed64(slot, bits) }
 }
