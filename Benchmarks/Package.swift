@@ -98,6 +98,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Fold", package: "Fold"),
                 "BenchSupport",
+                "ICUPeers",
             ],
             path: "Sources/bench-live"
         ),
@@ -113,6 +114,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Fold", package: "Fold"),
                 "BenchSupport",
+                "ICUPeers",
             ],
             path: "Sources/bench-keystrokes"
         ),
@@ -121,6 +123,8 @@ let package = Package(
             name: "bench-pathological",
             dependencies: [
                 .product(name: "Fold", package: "Fold"),
+                "BenchSupport",
+                "ICUPeers",
             ],
             path: "Sources/bench-pathological"
         ),

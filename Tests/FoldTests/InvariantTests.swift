@@ -234,6 +234,35 @@ import Testing
         expectNoFailures(failures)
     }
 
+    /// A mark after a mark of its own class (the second voicing mark of ｶﾞﾞ, a second acute),
+    /// which the fold loop appends as it folds alone: every BMP code point of a combining class
+    /// other than 0, and the halfwidth voicing marks, two or three times after a letter (alone, or
+    /// with a mark of class 220 before them), a kana
+    /// with its voicing mark, a Greek letter with its accent, a voicing mark and a Hangul jamo, fold
+    /// as the reference pipeline does, in every preset; so does a kana with 20,000 voicing marks.
+    @Test(arguments: InvariantTests.presetNames + [caseFoldedWithMarks.name])
+    func marksAfterAMarkOfTheirClassMatchReference(profile: String) throws {
+        let p = FoldProfile(named: profile) ?? Self.caseFoldedWithMarks
+        let folder = Folder(p)
+        let marks = (UInt32(0x300)..<0x10000).compactMap { Unicode.Scalar($0) }.filter { UnicodeData.combiningClass($0.value) != 0 }
+            + [Unicode.Scalar(0xFF9E)!, Unicode.Scalar(0xFF9F)!]
+        #expect(marks.count > 500)
+        var failures: [String] = []
+        for m in marks {
+            let twice = String(m) + String(m)
+            for text in ["a" + twice, "a\u{316}" + twice, "ｶﾞ" + twice + String(m), "か\u{3099}" + twice + "b", "ά" + twice + "\u{316}", "\u{3099}" + twice, "\u{1100}" + twice] {
+                let expected = try ReferenceFold.fold(text, steps: p.steps)
+                if (try? folder.fold(utf8: Array(text.utf8))) != Array(expected.utf8) { failures.append(codePoints(text)) }
+            }
+        }
+        for text in ["ｶ" + String(repeating: "ﾞ", count: 20_000), "か" + String(repeating: "\u{3099}", count: 20_000) + "き"] {
+            let expected = try ReferenceFold.fold(text, steps: p.steps)
+            if (try? folder.fold(utf8: Array(text.utf8))) != Array(expected.utf8) { failures.append("a kana and 20,000 voicing marks") }
+        }
+        for f in failures.prefix(20) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+
     static let plainForms: [(String, ICU.Form)] = [("nfc", .nfc), ("nfd", .nfd), ("nfkc", .nfkc), ("nfkd", .nfkd), ("nfkc-casefold", .nfkcCasefold)]
 
     @Test(arguments: [0, 1, 2, 3, 4])

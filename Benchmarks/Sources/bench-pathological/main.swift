@@ -24,8 +24,15 @@
 //     9 and 7 (every pair out of canonical order), N = 20,000 ... 320,000: `Folder.fold(_:)`,
 //     `Folder.foldedText(_:)` and `Matcher.matches(in:)` (search profile), median of `--runs`,
 //     and time(4N)/time(N), which linear time keeps near 4 (the target is at most 5).
+// (e) Marks where the fold's steps stop: lines of 600 KB of one pattern repeated (a kana and
+//     halfwidth voicing marks; Σ, é and カ with marks after them; a letter and combining acutes;
+//     halfwidth voiced katakana; ヷ), `Folder(.search).fold(utf8:)` against ICU's `normalizeUTF8`
+//     nfkc_cf in the same run, MB/s of input (median of `--runs`); a case where Fold is slower than
+//     ICU is flagged.
+import BenchSupport
 import Fold
 import Foundation
+import ICUPeers
 
 struct Options {
     var parts: Set<String> = []
@@ -37,7 +44,7 @@ struct Options {
 
 func usage() -> Never {
     FileHandle.standardError.write(Data("""
-        usage: bench-pathological [--part a|b|c]... [--runs N] [--budget SECONDS] [--max-n N] [--profile NAME]...
+        usage: bench-pathological [--part a|b|c|d|e]... [--runs N] [--budget SECONDS] [--max-n N] [--profile NAME]...
           --part P        only this part (repeatable; default all)
           --runs N        timed runs per case in part (a); the median is reported (default 5)
           --budget S      in part (a), stop a row once one fold takes longer than S seconds (default 20)
@@ -59,7 +66,7 @@ func parseOptions() -> Options {
         switch arg {
         case "--part":
             let p = value(arg).lowercased()
-            guard ["a", "b", "c", "d"].contains(p) else { usage() }
+            guard ["a", "b", "c", "d", "e"].contains(p) else { usage() }
             o.parts.insert(p)
         case "--runs": guard let n = Int(value(arg)), n > 0 else { usage() }; o.runs = n
         case "--budget": guard let s = Double(value(arg)), s > 0 else { usage() }; o.budget = s
@@ -77,7 +84,7 @@ func parseOptions() -> Options {
             usage()
         }
     }
-    if o.parts.isEmpty { o.parts = ["a", "b", "c", "d"] }
+    if o.parts.isEmpty { o.parts = ["a", "b", "c", "d", "e"] }
     if o.profiles.isEmpty { o.profiles = ["search", "nfc", "nfkc-casefold"] }
     return o
 }
@@ -384,6 +391,47 @@ if options.parts.contains("c") {
     }
     print("")
     summary.append("(c) slowest first call \(fmtTime(slowestTime))")
+}
+
+// MARK: - (e) Marks where the fold's steps stop
+
+if options.parts.contains("e") {
+    let folder = Folder(.search)
+    let cases: [(String, String, String)] = [
+        ("a kana and halfwidth voicing marks", "ｶ", "ﾞ"),
+        ("Σ, é and カ with marks after them", "", "Σ\u{301}é\u{301}\u{316}カ\u{3099}"),
+        ("a letter and combining acutes", "a", "\u{301}"),
+        ("halfwidth voiced katakana", "", "ｶﾞｷﾞﾊﾟ "),
+        ("ヷヸヹヺ and hiragana", "", "ヷあヸいヹうヺえ"),
+    ]
+    print("### (e) Marks where the fold's steps stop: 600 KB lines, MB/s of input, median of \(options.runs)\n")
+    print("| line | Fold `fold(utf8:)` | ICU `normalizeUTF8` nfkc_cf | Fold ÷ ICU |")
+    print("|---|---:|---:|---:|")
+    do {
+        let icu = try ICUPeer(Int32(ICUPEER_NFKC_CF_UTF8))
+        for (name, head, unit) in cases {
+            var text = head
+            while text.utf8.count < 600_000 { text += unit }
+            let bytes = Array(text.utf8)
+            func rate(_ call: () -> Int) -> Double {
+                _ = call()
+                var samples: [Double] = []
+                for _ in 0..<options.runs {
+                    let t0 = clock.now
+                    _ = call()
+                    samples.append(seconds(clock.now - t0))
+                }
+                return Double(bytes.count) / 1e6 / median(samples)
+            }
+            let fold = rate { (try? folder.fold(utf8: bytes))?.count ?? 0 }
+            let peer = rate { bytes.withUnsafeBufferPointer { icu.fold($0) } }
+            print("| \(name) | \(fmtRate(fold)) | \(fmtRate(peer)) | \(String(format: "%.2f", fold / peer))× |")
+            if fold < peer { problems.append("(e) \(name): Fold \(fmtRate(fold)) MB/s, ICU \(fmtRate(peer))") }
+        }
+    } catch {
+        print("| (ICU peer unavailable: \(error)) | | | |")
+    }
+    print("")
 }
 
 if !problems.isEmpty {

@@ -54,6 +54,8 @@ final class FastTable: @unchecked Sendable {
     /// What U+3099, U+309A, U+FF9E and U+FF9F each fold to alone when that is one voicing mark
     /// that combines with the kana before it (U+3099 or U+309A), else 0; and that mark's class.
     let voicingMarks: [UInt32]
+    /// ``voicingMarks`` as the step over mixed scripts reads them (`cfold_quick_tables.marks`).
+    let voicingMarkWords: (UInt32, UInt32, UInt32, UInt32)
     let voicingClass: UInt8
     /// For each code point U+3000...U+30FF (where every composed kana is), whether its word
     /// class is ``WordBreakTable/Class/slow``: what the fold loop tells the tokenizer when it
@@ -148,6 +150,7 @@ final class FastTable: @unchecked Sendable {
             guard out.count == 1, (0x3099...0x309A).contains(out[0].scalar) else { return 0 }
             return out[0].scalar
         }
+        voicingMarkWords = (voicingMarks[0], voicingMarks[1], voicingMarks[2], voicingMarks[3])
         voicingClass = UnicodeData.combiningClass(0x3099)
         guard let zeroedCompositions = calloc(Self.directStarters * Self.directMarks, MemoryLayout<UInt16>.stride) else {
             fatalError("FastTable: cannot allocate its compositions")
