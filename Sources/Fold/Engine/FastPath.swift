@@ -471,6 +471,18 @@ extension FoldEngine {
             lastEnd = o
             lastCcc = slot.lastClass
             i += length
+            if blocked && slot.lastClass == firstCcc {
+                // The same mark again (a run of voicing marks): the same fold, as blocked.
+                let count = o &- start
+                while i &+ length <= n && o &+ count <= capacity && (0..<length).allSatisfy({ src[i &+ $0] == src[i &- length &+ $0] }) {
+                    for k in 0..<count { output[o &+ k] = output[lastStart &+ k] }
+                    lastStart = o
+                    lastStartIn = i
+                    o &+= count
+                    lastEnd = o
+                    i &+= length
+                }
+            }
         }
         return .written(o)
     }
