@@ -268,7 +268,7 @@ final class FastTable: @unchecked Sendable {
                 } else {
                     let entry = FastEntry(raw: e)
                     guard entry.length >= 1 && entry.length <= 4 else {
-                        // A voiced kana (が to か and U+3099): no quick word, but the step over mixed
+                        // A voiced kana with no composite in the fold (ヷ to わ and U+3099): no quick word, but the step over mixed
                         // scripts folds it from a word of its own (CFOLD_QUICK_VOICED).
                         if let quickFolds, last[low] == voicingClass,
                            let word = Self.voicedFoldWord(Array(bytes[entry.offset..<entry.offset + entry.length])) {
