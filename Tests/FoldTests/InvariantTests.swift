@@ -458,6 +458,43 @@ import Testing
         }
         expectNoFailures(failures, "tail steps")
     }
+
+    /// The step for a whole text of 1 to 15 bytes: it reads the text's bytes only (each text is
+    /// a fresh allocation of exactly its size, so a read past it is an address sanitizer's
+    /// report), stores sixteen bytes, and counts the plain ASCII before the first other byte or
+    /// the text's end.
+    @Test func shortTextStepsFoldTheWholeTextAndStopAtItsEnd() {
+        var rng = seededGenerator(0x5407)
+        let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x41, 0x5A, 0x5B, 0x61, 0x7A, 0x7F, 0x80, 0xC3, 0xFF]
+        var failures: [String] = []
+        for round in 0..<20_000 {
+            let n = Int.random(in: 1...15, using: &rng)
+            let plain = Int.random(in: 0...n, using: &rng)
+            let text: [UInt8] = (0..<n).map { k in
+                if k < plain || Bool.random(using: &rng) { return UInt8.random(in: 0x20...0x7F, using: &rng) }
+                return edges.randomElement(using: &rng)!
+            }
+            let isPlain = { (b: UInt8) in b >= 0x20 && b < 0x80 }
+            let expectedCount = text.firstIndex { !isPlain($0) } ?? n
+            for caseOnly in [false, true] {
+                for portable in [false, true] {
+                    var out = [UInt8](repeating: 0xEE, count: 24)
+                    let source = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+                    source.initialize(from: text, count: n)
+                    let k = out.withUnsafeMutableBufferPointer {
+                        FoldEngine.asciiShort(source, n, $0.baseAddress!, caseOnly: caseOnly, portable: portable)
+                    }
+                    source.deallocate()
+                    let expected = text.prefix(expectedCount).map { caseOnly && (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+                    if k != expectedCount || Array(out[..<k]) != expected || out[16...] != [UInt8](repeating: 0xEE, count: 8)[...] {
+                        failures.append("round \(round) \(text) caseOnly \(caseOnly) portable \(portable): \(k) \(out)")
+                    }
+                }
+            }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "short-text steps")
+    }
 }
 
 @Suite struct CompositionShortcutTests {

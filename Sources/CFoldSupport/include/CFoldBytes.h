@@ -225,6 +225,19 @@ static inline __attribute__((always_inline)) uint64_t cfold_special_bytes8(uint6
     return (w | ((w - 0x2020202020202020ULL) & ~w)) & 0x8080808080808080ULL;
 }
 
+/// The portable step on sixteen bytes given as two little-endian words (byte k at bits 8k).
+static inline int cfold_ascii_words16_portable(uint64_t w0, uint64_t w1, uint8_t *out, int lowercase) {
+    uint64_t o[2] = { lowercase ? cfold_lowercase_ascii8(w0) : w0, lowercase ? cfold_lowercase_ascii8(w1) : w1 };
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    o[0] = __builtin_bswap64(o[0]);
+    o[1] = __builtin_bswap64(o[1]);
+#endif
+    __builtin_memcpy(out, o, 16);
+    uint64_t s0 = cfold_special_bytes8(w0), s1 = cfold_special_bytes8(w1);
+    if (s0 != 0) return __builtin_ctzll(s0) >> 3;
+    return s1 != 0 ? 8 + (__builtin_ctzll(s1) >> 3) : 16;
+}
+
 /// The portable way of `cfold_ascii_step16`, from two eight-byte words.
 static inline int cfold_ascii_step16_portable(const uint8_t *src, uint8_t *out, int lowercase) {
     uint64_t w[2];
@@ -233,15 +246,7 @@ static inline int cfold_ascii_step16_portable(const uint8_t *src, uint8_t *out, 
     w[0] = __builtin_bswap64(w[0]);
     w[1] = __builtin_bswap64(w[1]);
 #endif
-    uint64_t o[2] = { lowercase ? cfold_lowercase_ascii8(w[0]) : w[0], lowercase ? cfold_lowercase_ascii8(w[1]) : w[1] };
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    o[0] = __builtin_bswap64(o[0]);
-    o[1] = __builtin_bswap64(o[1]);
-#endif
-    __builtin_memcpy(out, o, 16);
-    uint64_t s0 = cfold_special_bytes8(w[0]), s1 = cfold_special_bytes8(w[1]);
-    if (s0 != 0) return __builtin_ctzll(s0) >> 3;
-    return s1 != 0 ? 8 + (__builtin_ctzll(s1) >> 3) : 16;
+    return cfold_ascii_words16_portable(w[0], w[1], out, lowercase);
 }
 
 #if defined(__SSE2__)
@@ -300,6 +305,64 @@ static inline __attribute__((always_inline)) int cfold_ascii_tail16(const uint8_
 #else
     return cfold_ascii_tail16_portable(last16, skip, out, lowercase);
 #endif
+}
+
+/// The bytes at `src` as a little-endian word (byte k at bits 8k), on any byte order.
+static inline uint64_t cfold_load_le64(const uint8_t *src) {
+    uint64_t w;
+    __builtin_memcpy(&w, src, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+/// `cfold_load_le64` for four bytes.
+static inline uint64_t cfold_load_le32(const uint8_t *src) {
+    uint32_t w;
+    __builtin_memcpy(&w, src, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap32(w);
+#endif
+    return w;
+}
+
+/// `cfold_ascii_step16` for a whole text shorter than 16 bytes (`n`, 1 to 15): its bytes are
+/// read without reading past them (two overlapping loads) into two little-endian words padded
+/// with 0x80 (a byte that is not plain ASCII), in registers (a copy through memory would make
+/// the sixteen-byte load wait for the stores), and 16 bytes are stored at `out`, which must have
+/// room for them. Returns how many of the `n` come before the first byte that is not plain
+/// ASCII: `n` when the text is done. `portable` picks the portable step, for the tests.
+static inline __attribute__((always_inline)) int cfold_ascii_short(const uint8_t *src, unsigned n, uint8_t *out, int lowercase, int portable) {
+    const uint64_t pad = 0x8080808080808080ull;
+    uint64_t w0, w1;
+    if (n >= 8) {
+        /* src[n-8 ..< n]: its byte j is the text's byte n-8+j, word 1's byte j-(16-n). */
+        uint64_t b = cfold_load_le64(src + n - 8);
+        unsigned shift = 8 * (16 - n);   /* 8 to 64 */
+        w0 = cfold_load_le64(src);
+        w1 = (shift == 64 ? 0 : b >> shift) | (pad << (8 * (n - 8)));
+    } else {
+        uint64_t w;
+        if (n >= 4) {
+            w = cfold_load_le32(src) | (cfold_load_le32(src + n - 4) << (8 * (n - 4)));
+        } else {
+            w = (uint64_t)src[0] | ((uint64_t)src[n / 2] << (8 * (n / 2))) | ((uint64_t)src[n - 1] << (8 * (n - 1)));
+        }
+        uint64_t kept = (1ull << (8 * n)) - 1;
+        w0 = (w & kept) | (pad & ~kept);
+        w1 = pad;
+    }
+#if defined(__SSE2__)
+    if (!portable) {
+        __m128i folded;
+        unsigned special = cfold_ascii16_sse2(_mm_set_epi64x((long long)w1, (long long)w0), lowercase, &folded);
+        _mm_storeu_si128((__m128i *)out, folded);
+        return __builtin_ctz(special | 0x10000u);
+    }
+#endif
+    (void)portable;
+    return cfold_ascii_words16_portable(w0, w1, out, lowercase);
 }
 
 #endif

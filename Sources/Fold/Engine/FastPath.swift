@@ -15,8 +15,15 @@ extension FoldEngine {
         var start = (input: 0, output: 0)
         let table = fastTable
         if src[0] < 0x80 && (table.asciiCaseOnly || table.asciiIdentity) {
-            start = Self.asciiRun(src, input.count, output, capacity, from: start, caseOnly: table.asciiCaseOnly)
-            if start.input == input.count { return .written(start.output) }
+            if input.count < 16 && capacity >= 16 {
+                // A short text (a query, a title's word, a key) in one step, without the loop.
+                let k = Self.asciiShort(src, input.count, output, caseOnly: table.asciiCaseOnly)
+                if k == input.count { return .written(k) }
+                start = (k, k)
+            } else {
+                start = Self.asciiRun(src, input.count, output, capacity, from: start, caseOnly: table.asciiCaseOnly)
+                if start.input == input.count { return .written(start.output) }
+            }
         }
         var log = NoShapeLog(), mayNeedRuleIterator = false
         switch foldScalars(src, input.count, into: output, capacity: capacity, from: start, recording: &log, mayNeedRuleIterator: &mayNeedRuleIterator) {
@@ -717,6 +724,15 @@ extension FoldEngine {
     static func asciiStep16(_ src: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool,
                             portable: Bool = false) -> Int {
         Int(portable ? cfold_ascii_step16_portable(src, output, caseOnly ? 1 : 0) : cfold_ascii_step16(src, output, caseOnly ? 1 : 0))
+    }
+
+    /// ``asciiStep16(_:_:caseOnly:portable:)`` for a whole text of 1 to 15 bytes, read without
+    /// reading past its end; sixteen bytes are stored at `output`. Returns how many bytes come
+    /// before the first that is not plain ASCII (`n` when the text is done).
+    @inline(__always)
+    static func asciiShort(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, caseOnly: Bool,
+                           portable: Bool = false) -> Int {
+        Int(cfold_ascii_short(src, UInt32(truncatingIfNeeded: n), output, caseOnly ? 1 : 0, portable ? 1 : 0))
     }
 
     /// ``asciiStep16(_:_:caseOnly:portable:)`` for a text's last bytes, fewer than sixteen from
