@@ -94,11 +94,66 @@ int64_t cfold_quick_run_portable(const uint8_t *src, int64_t n, uint8_t *out, in
     return pos;
 }
 
+void cfold_quick_latin_fill(const uint32_t *folds, uint8_t *latin) {
+    for (uint32_t g = 0; g < 6; g++) {
+        for (uint32_t k = 0; k < 64; k++) {
+            const uint32_t value = g < 5 ? ((0xC2 + g) & 0x1F) << 6 | k : 0x300 | k;
+            const uint32_t word = __atomic_load_n(&folds[value], __ATOMIC_RELAXED);
+            uint8_t first = 0xFF, second = 0;
+            if (word == CFOLD_QUICK_REMOVED) {
+                first = 0;
+            } else if (word != 0 && (word & CFOLD_QUICK_VOICED_MASK) != CFOLD_QUICK_VOICED && word <= 0xFFFF) {
+                if (word <= 0xFF) {
+                    first = 0;
+                    second = (uint8_t)word;
+                } else if ((uint8_t)word != 0xFF) {
+                    first = (uint8_t)word;
+                    second = (uint8_t)(word >> 8);
+                }
+            }
+            latin[g * 64 + k] = first;
+            latin[384 + g * 64 + k] = second;
+        }
+    }
+}
+
+/// Whether `b` is a lead byte of the Latin table: C2...C6 or CC.
+static inline int cfold_is_latin_lead(uint8_t b) { return (uint8_t)(b - 0xC2) < 5 || b == 0xCC; }
+
+/// The portable Latin step: what the vector one must equal.
+static int64_t cfold_quick_latin_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                              const cfold_quick_tables *tables) {
+    const uint8_t *latin = tables->latin;
+    int64_t pos = 0, o = 0;
+    while (pos < n) {
+        const uint8_t a = src[pos];
+        if (a < 0x80) {
+            if (a < 0x20 || o + 1 > room) break;
+            out[o++] = tables->lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
+            pos += 1;
+            continue;
+        }
+        if (!latin || !cfold_is_latin_lead(a) || pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
+        const unsigned index = (a == 0xCC ? 5u : (unsigned)(a - 0xC2)) * 64 + (src[pos + 1] & 0x3F);
+        const uint8_t first = latin[index], second = latin[384 + index];
+        if (first == 0xFF || o + (first != 0) + (second != 0) > room) break;
+        if (first) out[o++] = first;
+        if (second) out[o++] = second;
+        pos += 2;
+    }
+    *written = o;
+    return pos;
+}
+
 #if defined(__x86_64__)
 
 #include <immintrin.h>
 
 #define CFOLD_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
+
+/// The fewest bytes a window of the Latin step must take for the step over mixed scripts to take it
+/// (else the window goes to the lanes: a Latin letter before a word of another script).
+#define CFOLD_QUICK_LATIN_MINIMUM 16
 
 /// Folds up to sixteen code points whose lead bytes (`b0`), second and third bytes are in the low
 /// sixteen bytes of each vector, `lanes` of them (1...16), into `out` at `*o`: how many it folded
@@ -151,6 +206,64 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __
     return take;
 }
 
+/// The Latin step on the 64 bytes at `src` (or the `left` that are left): plain ASCII and the code
+/// points of the Latin table that it folds (`tables->latin`, not NULL), up to the first other byte,
+/// written to `out` (`room` bytes) with one byte lookup a table half (no gather) and one compress
+/// that drops the bytes that fold to nothing (a lead before a one-byte fold, a removed mark).
+/// Returns how many bytes it read, or 0 when that is fewer than `minimum` (and not all that is
+/// left) or the fold would not fit: nothing written then. Not inlined: the step over mixed
+/// scripts calls it only where a window starts with Latin text.
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
+                                                                              int64_t *written, const cfold_quick_tables *tables,
+                                                                              unsigned minimum) {
+    const uint8_t *latin = tables->latin;
+    const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(within, src);
+    const uint64_t high = _mm512_movepi8_mask(v);
+    const uint64_t control = _mm512_mask_cmplt_epu8_mask(within & ~high, v, _mm512_set1_epi8(0x20));
+    const uint64_t continuation = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
+    const uint64_t leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC2)), _mm512_set1_epi8(5))
+        | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)0xCC));
+    // A lead of the table with its continuation byte in the window, and that byte.
+    const uint64_t pairLeads = leads & (continuation >> 1);
+    const uint64_t pairEnds = pairLeads << 1;
+    // At each continuation byte, its lead (the byte before): the table's row g (C2...C6 0...4, CC 5),
+    // whose low bit and the byte's low six bits index a half of 128, its two high bits which half.
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i before = _mm512_permutexvar_epi8(_mm512_sub_epi8(iota, _mm512_set1_epi8(1)), v);
+    const __m512i row = _mm512_mask_mov_epi8(_mm512_sub_epi8(before, _mm512_set1_epi8((char)0xC2)),
+                                             _mm512_cmpeq_epi8_mask(before, _mm512_set1_epi8((char)0xCC)), _mm512_set1_epi8(5));
+    const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(row, 6), v, _mm512_set1_epi8(0x40), 0xE4);  /* bit 6 from the row's bit 0, the rest from v */
+    const __mmask64 half1 = _mm512_test_epi8_mask(row, _mm512_set1_epi8(2));
+    const __mmask64 half2 = _mm512_test_epi8_mask(row, _mm512_set1_epi8(4));
+    __m512i first = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin), index, _mm512_loadu_si512(latin + 64));
+    first = _mm512_mask_mov_epi8(first, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 128), index, _mm512_loadu_si512(latin + 192)));
+    first = _mm512_mask_mov_epi8(first, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 256), index, _mm512_loadu_si512(latin + 320)));
+    __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 384), index, _mm512_loadu_si512(latin + 448));
+    second = _mm512_mask_mov_epi8(second, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 512), index, _mm512_loadu_si512(latin + 576)));
+    second = _mm512_mask_mov_epi8(second, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 640), index, _mm512_loadu_si512(latin + 704)));
+    // The table's code points it leaves to the others, from their leads.
+    const uint64_t refused = _mm512_mask_cmpeq_epi8_mask(pairEnds, first, _mm512_set1_epi8((char)0xFF)) >> 1;
+    const uint64_t bad = (high & ~(pairLeads | pairEnds)) | control | ~within | refused;
+    const unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
+    if (limit < minimum && (int64_t)limit < left) return 0;
+    // Each lead's first byte is at the continuation byte after it.
+    const __m512i firstAtLead = _mm512_permutexvar_epi8(_mm512_add_epi8(iota, _mm512_set1_epi8(1)), first);
+    const __mmask64 upper = tables->lowercase ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('A')), _mm512_set1_epi8(26)) : 0;
+    __m512i folded = _mm512_mask_add_epi8(v, upper, v, _mm512_set1_epi8(0x20));
+    folded = _mm512_mask_mov_epi8(folded, pairEnds, second);
+    folded = _mm512_mask_mov_epi8(folded, pairLeads, firstAtLead);
+    uint64_t keep = ~high | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
+    if (limit < 64) keep &= (1ull << limit) - 1;
+    const int64_t count = __builtin_popcountll(keep);
+    if (count > room) return 0;
+    _mm512_mask_storeu_epi8(out, count == 64 ? ~0ull : (1ull << count) - 1, _mm512_maskz_compress_epi8(keep, folded));
+    *written = count;
+    return limit;
+}
+
 CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                                    const cfold_quick_tables *tables) {
     const uint32_t *folds = tables->folds;
@@ -180,6 +293,17 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
             // text's end stops.
             if (k < 64 && !((high >> k) & 1)) break;
             continue;
+        }
+        // Latin text (a lead of the Latin table after fewer than 16 bytes of ASCII): the Latin step,
+        // when it takes 16 bytes or more.
+        if (tables->latin && cfold_is_latin_lead(src[pos + plain])) {
+            int64_t w = 0;
+            const int64_t r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
+            if (r) {
+                pos += r;
+                o += w;
+                continue;
+            }
         }
         // Lead bytes, and where their lengths say continuation bytes must be: the first byte where
         // the two differ, or a control byte or a four-byte lead, ends what this step may fold.
@@ -259,6 +383,21 @@ int32_t cfold_quick_run_level(void) {
     return cfold_wide_run_level() >= 3 ? 3 : 0;
 }
 
+int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                 const cfold_quick_tables *tables) {
+    if (level < 3 || cfold_quick_run_level() < 3 || !tables->latin) return cfold_quick_latin_run_portable(src, n, out, room, written, tables);
+    int64_t pos = 0, o = 0;
+    while (pos < n) {
+        int64_t w = 0;
+        const int64_t r = cfold_quick_latin_window(src + pos, n - pos, out + o, room - o, &w, tables, 1);
+        if (!r) break;
+        pos += r;
+        o += w;
+    }
+    *written = o;
+    return pos;
+}
+
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                            const cfold_quick_tables *tables) {
     if (level >= 3 && cfold_quick_run_level() >= 3) return cfold_quick_run_avx512(src, n, out, room, written, tables);
@@ -273,6 +412,12 @@ int64_t cfold_quick_run(const uint8_t *src, int64_t n, uint8_t *out, int64_t roo
 #else
 
 int32_t cfold_quick_run_level(void) { return 0; }
+
+int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                 const cfold_quick_tables *tables) {
+    (void)level;
+    return cfold_quick_latin_run_portable(src, n, out, room, written, tables);
+}
 
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                            const cfold_quick_tables *tables) {

@@ -89,7 +89,7 @@ import Testing
             let guardBytes = 80
             folds.withUnsafeBufferPointer { table in voicing.withUnsafeBufferPointer { voicingTable in
                 var tables = cfold_quick_tables(folds: table.baseAddress, voicing: composes ? voicingTable.baseAddress : nil, marks: marks,
-                                                lowercase: lowercase)
+                                                lowercase: lowercase, latin: nil)
                 var expected = [UInt8](repeating: 0, count: room + guardBytes)
                 var expectedWritten: Int64 = 0
                 let expectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
@@ -133,6 +133,101 @@ import Testing
         #expect(shortRoom > 3_000, "\(shortRoom) rounds with less room")
         #expect(composed > 800, "\(composed) voicing marks composed")
         #expect(voiced > 800, "\(voiced) voiced kana of six bytes")
+    }
+
+    /// The Latin step (`cfold_quick_latin_run_at`, and inside `cfold_quick_run`) on random words of
+    /// the code points of its leads (C2...C6 and CC) between ASCII, with random folds of no byte,
+    /// one, two or more, and the bytes that stop it: the vector step reads and writes what the
+    /// portable Latin step does (where the room is short, no more, and a prefix of it), and the
+    /// step over mixed scripts with the Latin table what it does without.
+    @Test func latinStepEqualsThePortableSteps() {
+        var rng = seededGenerator(0x1A71)
+        let latinValues = Array(UInt32(0x80)..<0x1C0) + Array(UInt32(0x300)..<0x340)
+        var failures: [String] = []
+        var longRuns = 0, removedRead = 0, twoByteRead = 0, shortRoom = 0
+        let levels: [Int32] = [0] + (cfold_quick_run_level() >= 3 ? [3] : [])
+        for round in 0..<6_000 {
+            // Half the rounds clean: only folds the Latin step takes, and few bytes that stop it.
+            let clean = Bool.random(using: &rng)
+            var folds = [UInt32](repeating: 0, count: 0x10000)
+            for value in latinValues {
+                let roll = Int.random(in: 0..<(clean ? 90 : 100), using: &rng)
+                folds[Int(value)] = roll < 8 ? CFOLD_QUICK_REMOVED : roll < 12 && !clean ? 0
+                    : roll < 60 ? UInt32.random(in: 0x20...0x7E, using: &rng)
+                    : roll < 80 ? UInt32.random(in: 0x61...0x7A, using: &rng) | UInt32.random(in: 0x61...0x7A, using: &rng) << 8
+                    : roll < 90 ? UInt32.random(in: 0xC2...0xDF, using: &rng) | UInt32.random(in: 0x80...0xBF, using: &rng) << 8
+                    : roll < 92 ? 0xFF | UInt32.random(in: 0x80...0xBF, using: &rng) << 8
+                    : UInt32.random(in: 0x61...0x7A, using: &rng) | 0x6162_00 | (roll & 1 == 0 ? 0x6300_0000 : 0)
+            }
+            // Other two- and three-byte code points: words too, which the Latin step never reads.
+            for value in [0x430, 0x431, 0x3B1, 0x1EA1] { folds[value] = 0x80B0D0 }
+            var latin = [UInt8](repeating: 0, count: Int(CFOLD_QUICK_LATIN_BYTES))
+            cfold_quick_latin_fill(folds, &latin)
+            let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            let length = Int.random(in: 0...300, using: &rng)
+            var bytes: [UInt8] = []
+            while bytes.count < length {
+                switch clean ? Int.random(in: 0..<900, using: &rng) + (Int.random(in: 0..<300, using: &rng) == 0 ? 100 : 0) : Int.random(in: 0..<1000, using: &rng) {
+                case 0..<450: bytes.append(UInt8.random(in: 0x20...0x7E, using: &rng))
+                case 450..<800:
+                    let value = latinValues.randomElement(using: &rng)!
+                    bytes += Array(String(Unicode.Scalar(value)!).utf8)
+                case 800..<900: bytes.append(0x20)
+                case 900..<930: bytes += [0xD0, 0xB0]
+                case 930..<950: bytes += [0xE1, 0xBA, 0xA1]
+                case 950..<960: bytes.append(UInt8.random(in: 0...0x1F, using: &rng))
+                case 960..<970: bytes.append(UInt8.random(in: 0x80...0xBF, using: &rng))
+                case 970..<980: bytes.append([0xC3, 0xC5, 0xCC].randomElement(using: &rng)!)
+                case 980..<990: bytes += [0xCD, UInt8.random(in: 0x80...0xAF, using: &rng)]
+                default: bytes += [0xF0, 0x9F, 0x98, 0x80]
+                }
+            }
+            let n = bytes.count
+            let ample = Int.random(in: 0..<4, using: &rng) != 0
+            let room = ample ? 2 * n : Int.random(in: 0...n, using: &rng)
+            if !ample { shortRoom += 1 }
+            let guardBytes = 80
+            folds.withUnsafeBufferPointer { table in latin.withUnsafeBufferPointer { latinTable in
+                var with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: latinTable.baseAddress)
+                var without = with
+                without.latin = nil
+                var expected = [UInt8](repeating: 0, count: room + guardBytes)
+                var expectedWritten: Int64 = 0
+                let expectedRead = Int(cfold_quick_latin_run_at(0, bytes, Int64(n), &expected, Int64(room), &expectedWritten, &with))
+                for k in stride(from: 0, to: expectedRead, by: 1) where bytes[k] >= 0xC2 {
+                    let value = UInt32(bytes[k] & 0x1F) << 6 | UInt32(bytes[k + 1] & 0x3F)
+                    if folds[Int(value)] == CFOLD_QUICK_REMOVED { removedRead += 1 } else if folds[Int(value)] > 0xFF { twoByteRead += 1 }
+                }
+                var quickExpected = [UInt8](repeating: 0, count: 2 * n + guardBytes)
+                var quickExpectedWritten: Int64 = 0
+                let quickExpectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &quickExpected, Int64(2 * n), &quickExpectedWritten, &without))
+                for level in levels {
+                    var wrong: [String] = []
+                    var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
+                    var written: Int64 = 0
+                    let read = Int(cfold_quick_latin_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &with))
+                    let w = Int(written)
+                    if ample && (read != expectedRead || w != Int(expectedWritten)) { wrong.append("Latin: read \(read), wrote \(w) against \(expectedRead), \(expectedWritten)") }
+                    if read > expectedRead || w > room || Array(out[..<w]) != Array(expected[..<w]) { wrong.append("Latin: bytes differ or read too far") }
+                    if out[w...].contains(where: { $0 != 0xEE }) { wrong.append("Latin: wrote past what it wrote") }
+                    if level == levels.last && read >= 64 { longRuns += 1 }
+                    // The whole step, with the table, against the portable step without it.
+                    var quickOut = [UInt8](repeating: 0xEE, count: 2 * n + guardBytes)
+                    var quickWritten: Int64 = 0
+                    let quickRead = Int(cfold_quick_run_at(level, bytes, Int64(n), &quickOut, Int64(2 * n), &quickWritten, &with))
+                    if quickRead != quickExpectedRead || quickWritten != quickExpectedWritten
+                        || Array(quickOut[..<Int(quickWritten)]) != Array(quickExpected[..<Int(quickExpectedWritten)]) {
+                        wrong.append("quick step: read \(quickRead), wrote \(quickWritten) against \(quickExpectedRead), \(quickExpectedWritten)")
+                    }
+                    if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
+                }
+            } }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "Latin steps")
+        #expect(longRuns > 300, "\(longRuns) Latin runs of 64 bytes or more")
+        #expect(removedRead > 1_000 && twoByteRead > 1_000, "\(removedRead) removed, \(twoByteRead) two-byte folds read")
+        #expect(shortRoom > 1_000, "\(shortRoom) rounds with less room")
     }
 
     /// A kana (halfwidth or not) and none to two voicing marks after it, in UTF-8.
@@ -205,8 +300,39 @@ import Testing
                 failures.append("U+\(hex(value)): a quick word of \(q.count) bytes with a 0")
             }
         }
+        // The Latin table (built once page U+0000 is, as it is now): each code point's two bytes
+        // are its fold alone (the reference pipeline's), in place of its own two bytes, or it is
+        // refused exactly where its word is none of REMOVED, one byte or two.
+        let latin = try #require(table.quickLatinTable())
+        var refused = 0
+        // (Profiles that take the general path, whose folds depend on neighbours, do not call the step.)
+        for g in 0..<6 where !folder.engine.steps.usesGeneralPath {
+            for k in 0..<64 {
+                let value = g < 5 ? UInt32((0xC2 + g) & 0x1F) << 6 | UInt32(k) : 0x300 | UInt32(k)
+                let first = latin[g * 64 + k], second = latin[384 + g * 64 + k]
+                let word = folds[Int(value)]
+                let takes = word == CFOLD_QUICK_REMOVED || (word != 0 && word <= 0xFFFF && word & 0xFF != 0xFF)
+                if first == 0xFF {
+                    refused += 1
+                    if takes { failures.append("Latin U+\(hex(value)): refused, its word \(hex(word))") }
+                    continue
+                }
+                if !takes { failures.append("Latin U+\(hex(value)): taken, its word \(hex(word))") }
+                let bytes = [first, second].filter { $0 != 0 }
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let alone = Array(try ReferenceFold.fold(String(scalar), steps: p.steps).utf8)
+                if bytes != alone { failures.append("Latin U+\(hex(value)): \(bytes) against its fold \(alone)") }
+            }
+        }
         for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
         expectNoFailures(failures)
+        if profile == "search" {
+            // é to e, æ to ae, U+0301 to nothing; the C1 controls refused.
+            #expect(latin[64 + 0x29] == 0 && latin[384 + 64 + 0x29] == 0x65)
+            #expect(latin[64 + 0x26] == 0x61 && latin[384 + 64 + 0x26] == 0x65)
+            #expect(latin[5 * 64 + 1] == 0 && latin[384 + 5 * 64 + 1] == 0)
+            #expect(refused > 0, "\(refused) refused")
+        }
         // search removes the combining acute and folds ヷヸヹヺ to わゐゑを and U+3099.
         if profile == "search" {
             #expect(folds[0x301] == CFOLD_QUICK_REMOVED && removed > 100, "\(removed) removed")

@@ -43,7 +43,30 @@ typedef struct {
     uint32_t marks[4];
     /// Not 0: A-Z fold to a-z.
     int32_t lowercase;
+    /// The Latin table (`cfold_quick_latin_fill`, `CFOLD_QUICK_LATIN_BYTES`) filled from `folds`, or
+    /// NULL: text of ASCII and the two-byte letters and marks of its leads goes 64 bytes a step
+    /// without a gather.
+    const uint8_t *latin;
 } cfold_quick_tables;
+
+/// The Latin table's size: two bytes for each code point of the leads C2...C6 (U+0080...U+01BF)
+/// and CC (U+0300...U+033F, the combining marks accented Latin text uses), 384 in all, the first
+/// bytes then the second. Entry `g * 64 + (c & 0x3F)` is the code point of lead C2 + g (g 0...4)
+/// or CC (g 5) and continuation byte c: its fold in place of its two bytes, when its word in
+/// `folds` is at most two bytes: first 0 and second the byte of a one-byte fold, both bytes of a
+/// two-byte fold, both 0 for `CFOLD_QUICK_REMOVED`; first 0xFF (no fold's byte) where the step
+/// leaves it to the others (no word, or a longer one).
+#define CFOLD_QUICK_LATIN_BYTES 768
+
+/// Fills `latin` (`CFOLD_QUICK_LATIN_BYTES`) from the words of `folds` (relaxed loads).
+void cfold_quick_latin_fill(const uint32_t *folds, uint8_t *latin);
+
+/// The Latin step alone, for the tests: from `src`, each 64 bytes (or the text's last bytes) of
+/// plain ASCII and the code points the Latin table folds, up to the first other code point, at
+/// level 3 (AVX-512) or the portable way (any other level); what `cfold_quick_run` writes for the
+/// bytes it reads. Returns how many bytes it read; `*written` how many it wrote.
+int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                 const cfold_quick_tables *tables);
 
 /// Folds `src` (`n` bytes) into `out` (`room` bytes) from their starts while each code point is
 /// plain ASCII (0x20...0x7F, A-Z to a-z when `lowercase`) or a valid two- or three-byte sequence

@@ -106,6 +106,9 @@ final class FastTable: @unchecked Sendable {
     let wideFullwidth: UnsafeMutablePointer<UInt64>
     /// Whether ``cfold_wide_run`` has a vector step on this processor.
     let wideRunAvailable: Bool
+    /// The Latin table of ``cfold_quick_run`` (`cfold_quick_latin_fill`: the folds of U+0080...U+01BF
+    /// and U+0300...U+033F in place of their two bytes), published once filled (``quickLatinTable``).
+    let quickLatinSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// After a call of ``cfold_wide_run`` that read fewer bytes than this (nothing, when a
     /// two-byte letter is near: `CFOLD_WIDE_LOOKAHEAD`), the fold does not call it again in the
     /// same text: a line of mixed scripts, whose short runs of ideographs cost a call more than
@@ -168,6 +171,8 @@ final class FastTable: @unchecked Sendable {
         wideRunAvailable = cfold_wide_run_level() >= 2
         wideKanaSlot = .allocate(capacity: 1)
         wideKanaSlot.initialize(to: nil)
+        quickLatinSlot = .allocate(capacity: 1)
+        quickLatinSlot.initialize(to: nil)
         guard let blockBits = calloc(22, 8) else { fatalError("FastTable: cannot allocate its bit tables") }
         wideBlocks = blockBits.bindMemory(to: UInt64.self, capacity: 22)
         widePages = wideBlocks + 16
@@ -197,6 +202,8 @@ final class FastTable: @unchecked Sendable {
         pairSlots.deallocate()
         wideKanaSlot.pointee?.deallocate()
         wideKanaSlot.deallocate()
+        quickLatinSlot.pointee?.deallocate()
+        quickLatinSlot.deallocate()
         free(wideBlocks)
     }
 
@@ -365,6 +372,25 @@ final class FastTable: @unchecked Sendable {
             blocks += 1
         }
         if blocks == 4 { Atomics.orRelaxed(widePages + (index >> 6), 1 << UInt64(index & 63)) }
+    }
+
+    /// The Latin table of ``cfold_quick_run``, or nil before the text has met Latin (page U+0000
+    /// not built yet: text of other scripts never pays for it). The first call after builds pages
+    /// U+0100 and U+0300 as well, fills the table from their words and publishes it.
+    @inline(__always)
+    func quickLatinTable() -> UnsafePointer<UInt8>? {
+        if let table = Atomics.loadAcquire(quickLatinSlot) { return UnsafePointer(table.assumingMemoryBound(to: UInt8.self)) }
+        guard let quickFolds, Atomics.loadAcquire(slots) != nil else { return nil }
+        return fillQuickLatinTable(quickFolds)
+    }
+
+    private func fillQuickLatinTable(_ folds: UnsafeMutablePointer<UInt32>) -> UnsafePointer<UInt8> {
+        _ = page(0x01)
+        _ = page(0x03)
+        let table = UnsafeMutableRawPointer.allocate(byteCount: Int(CFOLD_QUICK_LATIN_BYTES), alignment: 64)
+        cfold_quick_latin_fill(folds, table.assumingMemoryBound(to: UInt8.self))
+        if !Atomics.publish(quickLatinSlot, table) { table.deallocate() }
+        return UnsafePointer(Atomics.loadAcquire(quickLatinSlot)!.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The kana table of ``cfold_wide_run``, once page U+3000 is built.
