@@ -94,27 +94,68 @@ int64_t cfold_quick_run_portable(const uint8_t *src, int64_t n, uint8_t *out, in
     return pos;
 }
 
+/// A code point's two bytes in the Latin and pair tables, from its word in `folds`.
+static void cfold_quick_two_bytes(const uint32_t *folds, uint32_t value, uint8_t *first, uint8_t *second) {
+    const uint32_t word = __atomic_load_n(&folds[value], __ATOMIC_RELAXED);
+    *first = 0xFF;
+    *second = 0;
+    if (word == CFOLD_QUICK_REMOVED) {
+        *first = 0;
+    } else if (word != 0 && (word & CFOLD_QUICK_VOICED_MASK) != CFOLD_QUICK_VOICED && word <= 0xFFFF) {
+        if (word <= 0xFF) {
+            *first = 0;
+            *second = (uint8_t)word;
+        } else if ((uint8_t)word != 0xFF) {
+            *first = (uint8_t)word;
+            *second = (uint8_t)(word >> 8);
+        }
+    }
+}
+
 void cfold_quick_latin_fill(const uint32_t *folds, uint8_t *latin) {
     for (uint32_t g = 0; g < 6; g++) {
         for (uint32_t k = 0; k < 64; k++) {
             const uint32_t value = g < 5 ? ((0xC2 + g) & 0x1F) << 6 | k : 0x300 | k;
-            const uint32_t word = __atomic_load_n(&folds[value], __ATOMIC_RELAXED);
-            uint8_t first = 0xFF, second = 0;
-            if (word == CFOLD_QUICK_REMOVED) {
-                first = 0;
-            } else if (word != 0 && (word & CFOLD_QUICK_VOICED_MASK) != CFOLD_QUICK_VOICED && word <= 0xFFFF) {
-                if (word <= 0xFF) {
-                    first = 0;
-                    second = (uint8_t)word;
-                } else if ((uint8_t)word != 0xFF) {
-                    first = (uint8_t)word;
-                    second = (uint8_t)(word >> 8);
-                }
-            }
-            latin[g * 64 + k] = first;
-            latin[384 + g * 64 + k] = second;
+            cfold_quick_two_bytes(folds, value, &latin[g * 64 + k], &latin[384 + g * 64 + k]);
         }
     }
+}
+
+void cfold_quick_pair_fill(const uint32_t *folds, uint32_t lead, uint8_t *table) {
+    for (uint32_t k = 0; k < 128; k++) {
+        cfold_quick_two_bytes(folds, (lead & 0x1E) << 6 | k, &table[k], &table[128 + k]);
+    }
+}
+
+/// The pair table of `lead`'s pair, or NULL.
+static inline const uint8_t *cfold_quick_pair_table(const cfold_quick_tables *tables, uint8_t lead) {
+    if (!tables->pairs || (lead & 0xE0) != 0xC0) return (const uint8_t *)0;
+    return (const uint8_t *)__atomic_load_n(&tables->pairs[(lead - 0xC0) >> 1], __ATOMIC_ACQUIRE);
+}
+
+/// The portable pair step: what the vector one must equal.
+static int64_t cfold_quick_pair_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                             const cfold_quick_tables *tables) {
+    int64_t pos = 0, o = 0;
+    while (pos < n) {
+        const uint8_t a = src[pos];
+        if (a < 0x80) {
+            if (a < 0x20 || o + 1 > room) break;
+            out[o++] = tables->lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
+            pos += 1;
+            continue;
+        }
+        const uint8_t *table = cfold_quick_pair_table(tables, a);
+        if (!table || pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
+        const unsigned index = (a & 1) * 64 + (src[pos + 1] & 0x3F);
+        const uint8_t first = table[index], second = table[128 + index];
+        if (first == 0xFF || o + (first != 0) + (second != 0) > room) break;
+        if (first) out[o++] = first;
+        if (second) out[o++] = second;
+        pos += 2;
+    }
+    *written = o;
+    return pos;
 }
 
 /// Whether `b` is a lead byte of the Latin table: C2...C6 or CC.
@@ -264,6 +305,46 @@ CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(c
     return limit;
 }
 
+/// The pair step on the 64 bytes at `src`: as `cfold_quick_latin_window`, for plain ASCII and the
+/// code points of one pair of leads (`lead` even: Cyrillic D0-D1, Greek CE-CF) that its table
+/// (`table`, `CFOLD_QUICK_PAIR_BYTES`) folds: one lookup a half.
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_pair_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
+                                                                             int64_t *written, const uint8_t *table, uint8_t lead,
+                                                                             int32_t lowercase, unsigned minimum) {
+    const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(within, src);
+    const uint64_t high = _mm512_movepi8_mask(v);
+    const uint64_t control = _mm512_mask_cmplt_epu8_mask(within & ~high, v, _mm512_set1_epi8(0x20));
+    const uint64_t continuation = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
+    const uint64_t leads = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)lead));
+    const uint64_t pairLeads = leads & (continuation >> 1);
+    const uint64_t pairEnds = pairLeads << 1;
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
+                                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    // At each continuation byte: its lead's low bit (the row) at bit 6, its own low six bits.
+    const __m512i before = _mm512_permutexvar_epi8(_mm512_sub_epi8(iota, _mm512_set1_epi8(1)), v);
+    const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(before, 6), v, _mm512_set1_epi8(0x40), 0xE4);
+    const __m512i first = _mm512_permutex2var_epi8(_mm512_loadu_si512(table), index, _mm512_loadu_si512(table + 64));
+    const __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(table + 128), index, _mm512_loadu_si512(table + 192));
+    const uint64_t refused = _mm512_mask_cmpeq_epi8_mask(pairEnds, first, _mm512_set1_epi8((char)0xFF)) >> 1;
+    const uint64_t bad = (high & ~(pairLeads | pairEnds)) | control | ~within | refused;
+    const unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
+    if (limit < minimum && (int64_t)limit < left) return 0;
+    const __m512i firstAtLead = _mm512_permutexvar_epi8(_mm512_add_epi8(iota, _mm512_set1_epi8(1)), first);
+    const __mmask64 upper = lowercase ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('A')), _mm512_set1_epi8(26)) : 0;
+    __m512i folded = _mm512_mask_add_epi8(v, upper, v, _mm512_set1_epi8(0x20));
+    folded = _mm512_mask_mov_epi8(folded, pairEnds, second);
+    folded = _mm512_mask_mov_epi8(folded, pairLeads, firstAtLead);
+    uint64_t keep = ~high | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
+    if (limit < 64) keep &= (1ull << limit) - 1;
+    const int64_t count = __builtin_popcountll(keep);
+    if (count > room) return 0;
+    _mm512_mask_storeu_epi8(out, count == 64 ? ~0ull : (1ull << count) - 1, _mm512_maskz_compress_epi8(keep, folded));
+    *written = count;
+    return limit;
+}
+
 CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                                    const cfold_quick_tables *tables) {
     const uint32_t *folds = tables->folds;
@@ -296,13 +377,27 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         }
         // Latin text (a lead of the Latin table after fewer than 16 bytes of ASCII): the Latin step,
         // when it takes 16 bytes or more.
-        if (tables->latin && cfold_is_latin_lead(src[pos + plain])) {
+        // Text of one pair of leads (Cyrillic, Greek): the pair step, likewise.
+        const uint8_t lead = src[pos + plain];
+        if (tables->latin && cfold_is_latin_lead(lead)) {
             int64_t w = 0;
             const int64_t r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
             if (r) {
                 pos += r;
                 o += w;
                 continue;
+            }
+        } else if ((lead & 0xE0) == 0xC0) {
+            const uint8_t *pair = cfold_quick_pair_table(tables, lead);
+            if (pair) {
+                int64_t w = 0;
+                const int64_t r = cfold_quick_pair_window(src + pos, left, out + o, room - o, &w, pair, lead & 0xFE, lowercase,
+                                                          CFOLD_QUICK_LATIN_MINIMUM);
+                if (r) {
+                    pos += r;
+                    o += w;
+                    continue;
+                }
             }
         }
         // Lead bytes, and where their lengths say continuation bytes must be: the first byte where
@@ -383,6 +478,29 @@ int32_t cfold_quick_run_level(void) {
     return cfold_wide_run_level() >= 3 ? 3 : 0;
 }
 
+int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                const cfold_quick_tables *tables) {
+    if (level < 3 || cfold_quick_run_level() < 3) return cfold_quick_pair_run_portable(src, n, out, room, written, tables);
+    // A table that takes nothing: for a window of ASCII, or one whose pair has no table.
+    static const uint8_t none[CFOLD_QUICK_PAIR_BYTES] = { [0 ... 127] = 0xFF };
+    int64_t pos = 0, o = 0;
+    while (pos < n) {
+        // The pair of the window's first byte that is not ASCII.
+        int64_t k = pos;
+        while (k < n && k < pos + 64 && src[k] < 0x80) k++;
+        const uint8_t lead = k < n && k < pos + 64 ? src[k] : 0;
+        const uint8_t *table = cfold_quick_pair_table(tables, lead);
+        int64_t w = 0;
+        const int64_t r = cfold_quick_pair_window(src + pos, n - pos, out + o, room - o, &w, table ? table : none, table ? lead & 0xFE : 0,
+                                                  tables->lowercase, 1);
+        if (!r) break;
+        pos += r;
+        o += w;
+    }
+    *written = o;
+    return pos;
+}
+
 int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                  const cfold_quick_tables *tables) {
     if (level < 3 || cfold_quick_run_level() < 3 || !tables->latin) return cfold_quick_latin_run_portable(src, n, out, room, written, tables);
@@ -417,6 +535,12 @@ int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, u
                                  const cfold_quick_tables *tables) {
     (void)level;
     return cfold_quick_latin_run_portable(src, n, out, room, written, tables);
+}
+
+int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                const cfold_quick_tables *tables) {
+    (void)level;
+    return cfold_quick_pair_run_portable(src, n, out, room, written, tables);
 }
 
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,

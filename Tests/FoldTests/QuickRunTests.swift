@@ -89,7 +89,7 @@ import Testing
             let guardBytes = 80
             folds.withUnsafeBufferPointer { table in voicing.withUnsafeBufferPointer { voicingTable in
                 var tables = cfold_quick_tables(folds: table.baseAddress, voicing: composes ? voicingTable.baseAddress : nil, marks: marks,
-                                                lowercase: lowercase, latin: nil)
+                                                lowercase: lowercase, latin: nil, pairs: nil)
                 var expected = [UInt8](repeating: 0, count: room + guardBytes)
                 var expectedWritten: Int64 = 0
                 let expectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
@@ -188,7 +188,8 @@ import Testing
             if !ample { shortRoom += 1 }
             let guardBytes = 80
             folds.withUnsafeBufferPointer { table in latin.withUnsafeBufferPointer { latinTable in
-                var with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: latinTable.baseAddress)
+                var with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: latinTable.baseAddress,
+                                             pairs: nil)
                 var without = with
                 without.latin = nil
                 var expected = [UInt8](repeating: 0, count: room + guardBytes)
@@ -227,6 +228,101 @@ import Testing
         expectNoFailures(failures, "Latin steps")
         #expect(longRuns > 300, "\(longRuns) Latin runs of 64 bytes or more")
         #expect(removedRead > 1_000 && twoByteRead > 1_000, "\(removedRead) removed, \(twoByteRead) two-byte folds read")
+        #expect(shortRoom > 1_000, "\(shortRoom) rounds with less room")
+    }
+
+    /// The pair step (`cfold_quick_pair_run_at`, and inside `cfold_quick_run`) on random runs of the
+    /// code points of one pair of leads or another (Cyrillic D0-D1, Greek CE-CF, ...) between ASCII,
+    /// some pairs without a table, with random folds of no byte, one, two or more: the vector step
+    /// against the portable pair step, and the step over mixed scripts with the tables against the
+    /// portable step without them.
+    @Test func pairStepEqualsThePortableSteps() {
+        var rng = seededGenerator(0x9A12)
+        var failures: [String] = []
+        var longRuns = 0, tablesRead = 0, shortRoom = 0
+        let levels: [Int32] = [0] + (cfold_quick_run_level() >= 3 ? [3] : [])
+        for round in 0..<6_000 {
+            let clean = Bool.random(using: &rng)
+            var folds = [UInt32](repeating: 0, count: 0x10000)
+            for value in 0x80..<0x800 {
+                let roll = Int.random(in: 0..<(clean ? 90 : 100), using: &rng)
+                folds[value] = roll < 5 ? CFOLD_QUICK_REMOVED : roll < 12 && !clean ? 0
+                    : roll < 30 ? UInt32.random(in: 0x20...0x7E, using: &rng)
+                    : roll < 40 ? UInt32.random(in: 0x61...0x7A, using: &rng) | UInt32.random(in: 0x61...0x7A, using: &rng) << 8
+                    : roll < 90 ? UInt32.random(in: 0xC2...0xDF, using: &rng) | UInt32.random(in: 0x80...0xBF, using: &rng) << 8
+                    : roll < 92 ? 0xFF | UInt32.random(in: 0x80...0xBF, using: &rng) << 8
+                    : UInt32.random(in: 0x61...0x7A, using: &rng) | 0x6162_00 | (roll & 1 == 0 ? 0x6300_0000 : 0)
+            }
+            var tables = [UInt8](repeating: 0, count: 16 * Int(CFOLD_QUICK_PAIR_BYTES))
+            let present = (0..<16).map { pair in pair > 0 && Int.random(in: 0..<8, using: &rng) != 0 }
+            for pair in 1..<16 {
+                tables.withUnsafeMutableBufferPointer { cfold_quick_pair_fill(folds, UInt32(0xC0 | pair << 1), $0.baseAddress! + pair * Int(CFOLD_QUICK_PAIR_BYTES)) }
+            }
+            let pairs = [0xD0, 0xCE, 0xC4, 0xD6, 0xDE].shuffled(using: &rng)
+            let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
+            let length = Int.random(in: 0...300, using: &rng)
+            var bytes: [UInt8] = []
+            var lead = pairs[0]
+            while bytes.count < length {
+                switch clean ? Int.random(in: 0..<900, using: &rng) + (Int.random(in: 0..<300, using: &rng) == 0 ? 100 : 0) : Int.random(in: 0..<1000, using: &rng) {
+                case 0..<350: bytes.append(UInt8.random(in: 0x20...0x7E, using: &rng))
+                case 350..<800:
+                    if Int.random(in: 0..<20, using: &rng) == 0 { lead = pairs[Int.random(in: 0..<3, using: &rng)] }
+                    bytes += [UInt8(lead | Int.random(in: 0...1, using: &rng)), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                case 800..<900: bytes.append(0x20)
+                case 900..<930: bytes += [0xE1, 0xBA, 0xA1]
+                case 930..<950: bytes.append(UInt8.random(in: 0...0x1F, using: &rng))
+                case 950..<965: bytes.append(UInt8.random(in: 0x80...0xBF, using: &rng))
+                case 965..<980: bytes.append(UInt8.random(in: 0xC2...0xDF, using: &rng))
+                case 980..<990: bytes += [UInt8.random(in: 0xC0...0xC1, using: &rng), UInt8.random(in: 0x80...0xBF, using: &rng)]
+                default: bytes += [0xF0, 0x9F, 0x98, 0x80]
+                }
+            }
+            let n = bytes.count
+            let ample = Int.random(in: 0..<4, using: &rng) != 0
+            let room = ample ? 2 * n : Int.random(in: 0...n, using: &rng)
+            if !ample { shortRoom += 1 }
+            let guardBytes = 80
+            folds.withUnsafeBufferPointer { table in tables.withUnsafeMutableBufferPointer { pairTables in
+                let slots: [UnsafeMutableRawPointer?] = (0..<16).map { present[$0] ? UnsafeMutableRawPointer(pairTables.baseAddress! + $0 * Int(CFOLD_QUICK_PAIR_BYTES)) : nil }
+                slots.withUnsafeBufferPointer { slotPointers in
+                    var with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: nil,
+                                                  pairs: slotPointers.baseAddress)
+                    var without = with
+                    without.pairs = nil
+                    var expected = [UInt8](repeating: 0, count: room + guardBytes)
+                    var expectedWritten: Int64 = 0
+                    let expectedRead = Int(cfold_quick_pair_run_at(0, bytes, Int64(n), &expected, Int64(room), &expectedWritten, &with))
+                    tablesRead += bytes[..<expectedRead].filter { $0 >= 0xC2 }.count
+                    var quickExpected = [UInt8](repeating: 0, count: 2 * n + guardBytes)
+                    var quickExpectedWritten: Int64 = 0
+                    let quickExpectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &quickExpected, Int64(2 * n), &quickExpectedWritten, &without))
+                    for level in levels {
+                        var wrong: [String] = []
+                        var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
+                        var written: Int64 = 0
+                        let read = Int(cfold_quick_pair_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &with))
+                        let w = Int(written)
+                        if ample && (read != expectedRead || w != Int(expectedWritten)) { wrong.append("pair: read \(read), wrote \(w) against \(expectedRead), \(expectedWritten)") }
+                        if read > expectedRead || w > room || Array(out[..<w]) != Array(expected[..<w]) { wrong.append("pair: bytes differ or read too far") }
+                        if out[w...].contains(where: { $0 != 0xEE }) { wrong.append("pair: wrote past what it wrote") }
+                        if level == levels.last && read >= 64 { longRuns += 1 }
+                        var quickOut = [UInt8](repeating: 0xEE, count: 2 * n + guardBytes)
+                        var quickWritten: Int64 = 0
+                        let quickRead = Int(cfold_quick_run_at(level, bytes, Int64(n), &quickOut, Int64(2 * n), &quickWritten, &with))
+                        if quickRead != quickExpectedRead || quickWritten != quickExpectedWritten
+                            || Array(quickOut[..<Int(quickWritten)]) != Array(quickExpected[..<Int(quickExpectedWritten)]) {
+                            wrong.append("quick step: read \(quickRead), wrote \(quickWritten) against \(quickExpectedRead), \(quickExpectedWritten)")
+                        }
+                        if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
+                    }
+                }
+            } }
+            if failures.count > 10 { break }
+        }
+        expectNoFailures(failures, "pair steps")
+        #expect(longRuns > 300, "\(longRuns) pair runs of 64 bytes or more")
+        #expect(tablesRead > 50_000, "\(tablesRead) two-byte code points read")
         #expect(shortRoom > 1_000, "\(shortRoom) rounds with less room")
     }
 
@@ -324,9 +420,33 @@ import Testing
                 if bytes != alone { failures.append("Latin U+\(hex(value)): \(bytes) against its fold \(alone)") }
             }
         }
+        // The pair tables (all built now: every page is): the same, for U+0080...U+07FF.
+        for pair in 1..<16 where !folder.engine.steps.usesGeneralPath {
+            guard let slot = Atomics.loadAcquire(table.quickPairSlots + pair) else {
+                failures.append("pair \(pair): no table")
+                continue
+            }
+            let pairTable = slot.assumingMemoryBound(to: UInt8.self)
+            for k in 0..<128 {
+                let value = UInt32(pair << 7 | k)
+                let first = pairTable[k], second = pairTable[128 + k]
+                let word = folds[Int(value)]
+                let takes = word == CFOLD_QUICK_REMOVED || (word != 0 && word <= 0xFFFF && word & 0xFF != 0xFF)
+                if (first == 0xFF) == takes { failures.append("pair U+\(hex(value)): \(first == 0xFF ? "refused" : "taken"), its word \(hex(word))") }
+                guard first != 0xFF, let scalar = Unicode.Scalar(value) else { continue }
+                let alone = Array(try ReferenceFold.fold(String(scalar), steps: p.steps).utf8)
+                if [first, second].filter({ $0 != 0 }) != alone { failures.append("pair U+\(hex(value)): \([first, second]) against its fold \(alone)") }
+            }
+        }
         for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
         expectNoFailures(failures)
         if profile == "search" {
+            // Д to д (D0 B4), Ё to е (D0 B5), ά to α.
+            let cyrillic = try #require(Atomics.loadAcquire(table.quickPairSlots + 8)).assumingMemoryBound(to: UInt8.self)
+            #expect(cyrillic[0x14] == 0xD0 && cyrillic[128 + 0x14] == 0xB4)
+            #expect(cyrillic[0x01] == 0xD0 && cyrillic[128 + 0x01] == 0xB5)
+            let greek = try #require(Atomics.loadAcquire(table.quickPairSlots + 7)).assumingMemoryBound(to: UInt8.self)
+            #expect(greek[0x2C] == 0xCE && greek[128 + 0x2C] == 0xB1)
             // é to e, æ to ae, U+0301 to nothing; the C1 controls refused.
             #expect(latin[64 + 0x29] == 0 && latin[384 + 64 + 0x29] == 0x65)
             #expect(latin[64 + 0x26] == 0x61 && latin[384 + 64 + 0x26] == 0x65)

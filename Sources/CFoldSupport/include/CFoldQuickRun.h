@@ -47,7 +47,25 @@ typedef struct {
     /// NULL: text of ASCII and the two-byte letters and marks of its leads goes 64 bytes a step
     /// without a gather.
     const uint8_t *latin;
+    /// For each pair of two-byte leads (C0-C1, C2-C3, ..., DE-DF: entry (lead - 0xC0) >> 1), its
+    /// pair table (`cfold_quick_pair_fill`, `CFOLD_QUICK_PAIR_BYTES`) or NULL, read with acquire
+    /// loads (tables are published as the fold builds its pages); or NULL for none: text of ASCII and
+    /// the letters of one pair (Cyrillic, Greek) goes 64 bytes a step without a gather.
+    void *const *pairs;
 } cfold_quick_tables;
+
+/// A pair table's size: the Latin table's two bytes for each of the 128 code points of a pair of
+/// leads P, P + 1 (P even): entry `(lead - P) * 64 + (c & 0x3F)`, the first bytes then the second.
+#define CFOLD_QUICK_PAIR_BYTES 256
+
+/// Fills `table` (`CFOLD_QUICK_PAIR_BYTES`) for the pair of leads `lead` and `lead + 1` (`lead`
+/// even, C2...DE) from the words of `folds`, as `cfold_quick_latin_fill` does.
+void cfold_quick_pair_fill(const uint32_t *folds, uint32_t lead, uint8_t *table);
+
+/// The pair step alone, for the tests: as `cfold_quick_latin_run_at`, with the pair tables of
+/// `tables->pairs` (each window takes the pair of its first byte that is not ASCII).
+int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                const cfold_quick_tables *tables);
 
 /// The Latin table's size: two bytes for each code point of the leads C2...C6 (U+0080...U+01BF)
 /// and CC (U+0300...U+033F, the combining marks accented Latin text uses), 384 in all, the first

@@ -109,6 +109,10 @@ final class FastTable: @unchecked Sendable {
     /// The Latin table of ``cfold_quick_run`` (`cfold_quick_latin_fill`: the folds of U+0080...U+01BF
     /// and U+0300...U+033F in place of their two bytes), published once filled (``quickLatinTable``).
     let quickLatinSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// The pair tables of ``cfold_quick_run`` (`cfold_quick_pair_fill`: for each pair of two-byte
+    /// leads, the folds of its 128 code points in place of their two bytes), each published by the
+    /// thread that builds the page that holds the pair (the step reads them as `cfold_quick_tables.pairs`).
+    let quickPairSlots: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     /// After a call of ``cfold_wide_run`` that read fewer bytes than this (nothing, when a
     /// two-byte letter is near: `CFOLD_WIDE_LOOKAHEAD`), the fold does not call it again in the
     /// same text: a line of mixed scripts, whose short runs of ideographs cost a call more than
@@ -173,6 +177,8 @@ final class FastTable: @unchecked Sendable {
         wideKanaSlot.initialize(to: nil)
         quickLatinSlot = .allocate(capacity: 1)
         quickLatinSlot.initialize(to: nil)
+        quickPairSlots = .allocate(capacity: Self.pairCount)
+        quickPairSlots.initialize(repeating: nil, count: Self.pairCount)
         guard let blockBits = calloc(22, 8) else { fatalError("FastTable: cannot allocate its bit tables") }
         wideBlocks = blockBits.bindMemory(to: UInt64.self, capacity: 22)
         widePages = wideBlocks + 16
@@ -204,6 +210,8 @@ final class FastTable: @unchecked Sendable {
         wideKanaSlot.deallocate()
         quickLatinSlot.pointee?.deallocate()
         quickLatinSlot.deallocate()
+        for pair in 0..<Self.pairCount { quickPairSlots[pair]?.deallocate() }
+        quickPairSlots.deallocate()
         free(wideBlocks)
     }
 
@@ -295,6 +303,14 @@ final class FastTable: @unchecked Sendable {
             if index < Self.pairCount / 2 {
                 fillPairTable(index * 2)
                 fillPairTable(index * 2 + 1)
+                if let quickFolds {
+                    // The step's pair tables (not for the overlong leads C0 and C1).
+                    for pair in Swift.max(1, index * 2)...(index * 2 + 1) {
+                        let table = UnsafeMutableRawPointer.allocate(byteCount: Int(CFOLD_QUICK_PAIR_BYTES), alignment: 64)
+                        cfold_quick_pair_fill(quickFolds, UInt32(0xC0 | pair << 1), table.assumingMemoryBound(to: UInt8.self))
+                        if !Atomics.publish(quickPairSlots + pair, table) { table.deallocate() }
+                    }
+                }
             } else {
                 fillWideBits(index)
             }
