@@ -247,56 +247,57 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __
     return take;
 }
 
-/// The Latin step on the 64 bytes at `src` (or the `left` that are left): plain ASCII and the code
-/// points of the Latin table that it folds (`tables->latin`, not NULL), up to the first other byte,
-/// written to `out` (`room` bytes) with one byte lookup a table half (no gather) and one compress
-/// that drops the bytes that fold to nothing (a lead before a one-byte fold, a removed mark).
-/// Returns how many bytes it read, or 0 when that is fewer than `minimum` (and not all that is
-/// left) or the fold would not fit: nothing written then. Not inlined: the step over mixed
-/// scripts calls it only where a window starts with Latin text.
-CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
-                                                                              int64_t *written, const cfold_quick_tables *tables,
-                                                                              unsigned minimum) {
-    const uint8_t *latin = tables->latin;
-    const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
-    const __m512i v = _mm512_maskz_loadu_epi8(within, src);
-    const uint64_t high = _mm512_movepi8_mask(v);
-    const uint64_t control = _mm512_mask_cmplt_epu8_mask(within & ~high, v, _mm512_set1_epi8(0x20));
-    const uint64_t continuation = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
-    const uint64_t leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC2)), _mm512_set1_epi8(5))
-        | _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)0xCC));
-    // A lead of the table with its continuation byte in the window, and that byte.
-    const uint64_t pairLeads = leads & (continuation >> 1);
+/// The bytes 0 to 63.
+CFOLD_AVX512 static inline __m512i cfold_iota64(void) {
+    return _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37,
+                           36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9,
+                           8, 7, 6, 5, 4, 3, 2, 1, 0);
+}
+
+/// A window of the Latin or pair step: the 64 bytes at `src` (or the `left` that are left: those
+/// after read as 0), which bytes have the high bit, which are control bytes, which continuation
+/// bytes, and at each continuation byte the byte before it (its lead).
+typedef struct {
+    __m512i v, before;
+    uint64_t within, high, control, continuation;
+} cfold_table_window;
+
+CFOLD_AVX512 static inline __attribute__((always_inline)) cfold_table_window cfold_table_window_load(const uint8_t *src, int64_t left) {
+    cfold_table_window w;
+    w.within = left >= 64 ? ~0ull : (1ull << left) - 1;
+    w.v = _mm512_maskz_loadu_epi8(w.within, src);
+    w.high = _mm512_movepi8_mask(w.v);
+    w.control = _mm512_mask_cmplt_epu8_mask(w.within & ~w.high, w.v, _mm512_set1_epi8(0x20));
+    w.continuation = _mm512_cmpeq_epi8_mask(_mm512_and_si512(w.v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
+    w.before = _mm512_permutexvar_epi8(_mm512_sub_epi8(cfold_iota64(), _mm512_set1_epi8(1)), w.v);
+    return w;
+}
+
+/// The rest of a window of the Latin or pair step, once its table's two bytes (`first`, `second`)
+/// are at each continuation byte after one of its leads (`leads`): up to the first byte the
+/// table does not take (a byte of another script, a control byte, a code point its table refuses,
+/// the text's end), ASCII (A-Z lowered when `lowercase`) and each code point's bytes that are not
+/// 0, compressed into `out`. How many bytes it read, or 0 when that is fewer than `minimum` (and
+/// not all that is left) or the fold would not fit in `room`: nothing written then.
+CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_table_window_write(const cfold_table_window *w, uint64_t leads,
+                                                                                          __m512i first, __m512i second, int64_t left,
+                                                                                          uint8_t *out, int64_t room, int64_t *written,
+                                                                                          int32_t lowercase, unsigned minimum) {
+    // A lead with its continuation byte in the window, and that byte.
+    const uint64_t pairLeads = leads & (w->continuation >> 1);
     const uint64_t pairEnds = pairLeads << 1;
-    // At each continuation byte, its lead (the byte before): the table's row g (C2...C6 0...4, CC 5),
-    // whose low bit and the byte's low six bits index a half of 128, its two high bits which half.
-    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
-                                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i before = _mm512_permutexvar_epi8(_mm512_sub_epi8(iota, _mm512_set1_epi8(1)), v);
-    const __m512i row = _mm512_mask_mov_epi8(_mm512_sub_epi8(before, _mm512_set1_epi8((char)0xC2)),
-                                             _mm512_cmpeq_epi8_mask(before, _mm512_set1_epi8((char)0xCC)), _mm512_set1_epi8(5));
-    const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(row, 6), v, _mm512_set1_epi8(0x40), 0xE4);  /* bit 6 from the row's bit 0, the rest from v */
-    const __mmask64 half1 = _mm512_test_epi8_mask(row, _mm512_set1_epi8(2));
-    const __mmask64 half2 = _mm512_test_epi8_mask(row, _mm512_set1_epi8(4));
-    __m512i first = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin), index, _mm512_loadu_si512(latin + 64));
-    first = _mm512_mask_mov_epi8(first, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 128), index, _mm512_loadu_si512(latin + 192)));
-    first = _mm512_mask_mov_epi8(first, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 256), index, _mm512_loadu_si512(latin + 320)));
-    __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 384), index, _mm512_loadu_si512(latin + 448));
-    second = _mm512_mask_mov_epi8(second, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 512), index, _mm512_loadu_si512(latin + 576)));
-    second = _mm512_mask_mov_epi8(second, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 640), index, _mm512_loadu_si512(latin + 704)));
-    // The table's code points it leaves to the others, from their leads.
+    // The code points the table leaves to the others, from their leads.
     const uint64_t refused = _mm512_mask_cmpeq_epi8_mask(pairEnds, first, _mm512_set1_epi8((char)0xFF)) >> 1;
-    const uint64_t bad = (high & ~(pairLeads | pairEnds)) | control | ~within | refused;
+    const uint64_t bad = (w->high & ~(pairLeads | pairEnds)) | w->control | ~w->within | refused;
     const unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
     if (limit < minimum && (int64_t)limit < left) return 0;
     // Each lead's first byte is at the continuation byte after it.
-    const __m512i firstAtLead = _mm512_permutexvar_epi8(_mm512_add_epi8(iota, _mm512_set1_epi8(1)), first);
-    const __mmask64 upper = tables->lowercase ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('A')), _mm512_set1_epi8(26)) : 0;
-    __m512i folded = _mm512_mask_add_epi8(v, upper, v, _mm512_set1_epi8(0x20));
+    const __m512i firstAtLead = _mm512_permutexvar_epi8(_mm512_add_epi8(cfold_iota64(), _mm512_set1_epi8(1)), first);
+    const __mmask64 upper = lowercase ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w->v, _mm512_set1_epi8('A')), _mm512_set1_epi8(26)) : 0;
+    __m512i folded = _mm512_mask_add_epi8(w->v, upper, w->v, _mm512_set1_epi8(0x20));
     folded = _mm512_mask_mov_epi8(folded, pairEnds, second);
     folded = _mm512_mask_mov_epi8(folded, pairLeads, firstAtLead);
-    uint64_t keep = ~high | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
+    uint64_t keep = ~w->high | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
     if (limit < 64) keep &= (1ull << limit) - 1;
     const int64_t count = __builtin_popcountll(keep);
     if (count > room) return 0;
@@ -305,44 +306,48 @@ CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(c
     return limit;
 }
 
+/// The Latin step on the 64 bytes at `src` (or the `left` that are left): plain ASCII and the code
+/// points of the Latin table that it folds (`tables->latin`, not NULL), up to the first other byte,
+/// written to `out` (`room` bytes) with byte lookups (no gather) and one compress that drops the
+/// bytes that fold to nothing (a lead before a one-byte fold, a removed mark); as
+/// `cfold_table_window_write`. Not inlined: the step over mixed scripts calls it only where a
+/// window starts with Latin text.
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
+                                                                              int64_t *written, const cfold_quick_tables *tables,
+                                                                              unsigned minimum) {
+    const uint8_t *latin = tables->latin;
+    const cfold_table_window w = cfold_table_window_load(src, left);
+    const uint64_t leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w.v, _mm512_set1_epi8((char)0xC2)), _mm512_set1_epi8(5))
+        | _mm512_cmpeq_epi8_mask(w.v, _mm512_set1_epi8((char)0xCC));
+    // At each continuation byte, its lead's row g (C2...C6 0...4, CC 5): the row's low bit and the
+    // byte's low six bits index a half of 128 bytes, its two high bits which half.
+    const __m512i row = _mm512_mask_mov_epi8(_mm512_sub_epi8(w.before, _mm512_set1_epi8((char)0xC2)),
+                                             _mm512_cmpeq_epi8_mask(w.before, _mm512_set1_epi8((char)0xCC)), _mm512_set1_epi8(5));
+    const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(row, 6), w.v, _mm512_set1_epi8(0x40), 0xE4);  /* bit 6 from the row's bit 0, the rest from v */
+    const __mmask64 half1 = _mm512_test_epi8_mask(row, _mm512_set1_epi8(2));
+    const __mmask64 half2 = _mm512_test_epi8_mask(row, _mm512_set1_epi8(4));
+    __m512i first = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin), index, _mm512_loadu_si512(latin + 64));
+    first = _mm512_mask_mov_epi8(first, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 128), index, _mm512_loadu_si512(latin + 192)));
+    first = _mm512_mask_mov_epi8(first, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 256), index, _mm512_loadu_si512(latin + 320)));
+    __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 384), index, _mm512_loadu_si512(latin + 448));
+    second = _mm512_mask_mov_epi8(second, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 512), index, _mm512_loadu_si512(latin + 576)));
+    second = _mm512_mask_mov_epi8(second, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 640), index, _mm512_loadu_si512(latin + 704)));
+    return cfold_table_window_write(&w, leads, first, second, left, out, room, written, tables->lowercase, minimum);
+}
+
 /// The pair step on the 64 bytes at `src`: as `cfold_quick_latin_window`, for plain ASCII and the
 /// code points of one pair of leads (`lead` even: Cyrillic D0-D1, Greek CE-CF) that its table
 /// (`table`, `CFOLD_QUICK_PAIR_BYTES`) folds: one lookup a half.
 CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_pair_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
                                                                              int64_t *written, const uint8_t *table, uint8_t lead,
                                                                              int32_t lowercase, unsigned minimum) {
-    const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
-    const __m512i v = _mm512_maskz_loadu_epi8(within, src);
-    const uint64_t high = _mm512_movepi8_mask(v);
-    const uint64_t control = _mm512_mask_cmplt_epu8_mask(within & ~high, v, _mm512_set1_epi8(0x20));
-    const uint64_t continuation = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8((char)0x80));
-    const uint64_t leads = _mm512_cmpeq_epi8_mask(_mm512_and_si512(v, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)lead));
-    const uint64_t pairLeads = leads & (continuation >> 1);
-    const uint64_t pairEnds = pairLeads << 1;
-    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
-                                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const cfold_table_window w = cfold_table_window_load(src, left);
+    const uint64_t leads = _mm512_cmpeq_epi8_mask(_mm512_and_si512(w.v, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)lead));
     // At each continuation byte: its lead's low bit (the row) at bit 6, its own low six bits.
-    const __m512i before = _mm512_permutexvar_epi8(_mm512_sub_epi8(iota, _mm512_set1_epi8(1)), v);
-    const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(before, 6), v, _mm512_set1_epi8(0x40), 0xE4);
+    const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w.before, 6), w.v, _mm512_set1_epi8(0x40), 0xE4);
     const __m512i first = _mm512_permutex2var_epi8(_mm512_loadu_si512(table), index, _mm512_loadu_si512(table + 64));
     const __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(table + 128), index, _mm512_loadu_si512(table + 192));
-    const uint64_t refused = _mm512_mask_cmpeq_epi8_mask(pairEnds, first, _mm512_set1_epi8((char)0xFF)) >> 1;
-    const uint64_t bad = (high & ~(pairLeads | pairEnds)) | control | ~within | refused;
-    const unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
-    if (limit < minimum && (int64_t)limit < left) return 0;
-    const __m512i firstAtLead = _mm512_permutexvar_epi8(_mm512_add_epi8(iota, _mm512_set1_epi8(1)), first);
-    const __mmask64 upper = lowercase ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8('A')), _mm512_set1_epi8(26)) : 0;
-    __m512i folded = _mm512_mask_add_epi8(v, upper, v, _mm512_set1_epi8(0x20));
-    folded = _mm512_mask_mov_epi8(folded, pairEnds, second);
-    folded = _mm512_mask_mov_epi8(folded, pairLeads, firstAtLead);
-    uint64_t keep = ~high | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
-    if (limit < 64) keep &= (1ull << limit) - 1;
-    const int64_t count = __builtin_popcountll(keep);
-    if (count > room) return 0;
-    _mm512_mask_storeu_epi8(out, count == 64 ? ~0ull : (1ull << count) - 1, _mm512_maskz_compress_epi8(keep, folded));
-    *written = count;
-    return limit;
+    return cfold_table_window_write(&w, leads, first, second, left, out, room, written, lowercase, minimum);
 }
 
 CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,

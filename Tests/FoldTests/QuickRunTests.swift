@@ -145,7 +145,6 @@ import Testing
         let latinValues = Array(UInt32(0x80)..<0x1C0) + Array(UInt32(0x300)..<0x340)
         var failures: [String] = []
         var longRuns = 0, removedRead = 0, twoByteRead = 0, shortRoom = 0
-        let levels: [Int32] = [0] + (cfold_quick_run_level() >= 3 ? [3] : [])
         for round in 0..<6_000 {
             // Half the rounds clean: only folds the Latin step takes, and few bytes that stop it.
             let clean = Bool.random(using: &rng)
@@ -186,42 +185,18 @@ import Testing
             let ample = Int.random(in: 0..<4, using: &rng) != 0
             let room = ample ? 2 * n : Int.random(in: 0...n, using: &rng)
             if !ample { shortRoom += 1 }
-            let guardBytes = 80
             folds.withUnsafeBufferPointer { table in latin.withUnsafeBufferPointer { latinTable in
-                var with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: latinTable.baseAddress,
+                let with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: latinTable.baseAddress,
                                              pairs: nil)
                 var without = with
                 without.latin = nil
-                var expected = [UInt8](repeating: 0, count: room + guardBytes)
-                var expectedWritten: Int64 = 0
-                let expectedRead = Int(cfold_quick_latin_run_at(0, bytes, Int64(n), &expected, Int64(room), &expectedWritten, &with))
+                let (wrong, expectedRead, long) = checkTableStep("Latin", cfold_quick_latin_run_at, bytes: bytes, room: room, ample: ample, with: with, without: without)
                 for k in stride(from: 0, to: expectedRead, by: 1) where bytes[k] >= 0xC2 {
                     let value = UInt32(bytes[k] & 0x1F) << 6 | UInt32(bytes[k + 1] & 0x3F)
                     if folds[Int(value)] == CFOLD_QUICK_REMOVED { removedRead += 1 } else if folds[Int(value)] > 0xFF { twoByteRead += 1 }
                 }
-                var quickExpected = [UInt8](repeating: 0, count: 2 * n + guardBytes)
-                var quickExpectedWritten: Int64 = 0
-                let quickExpectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &quickExpected, Int64(2 * n), &quickExpectedWritten, &without))
-                for level in levels {
-                    var wrong: [String] = []
-                    var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
-                    var written: Int64 = 0
-                    let read = Int(cfold_quick_latin_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &with))
-                    let w = Int(written)
-                    if ample && (read != expectedRead || w != Int(expectedWritten)) { wrong.append("Latin: read \(read), wrote \(w) against \(expectedRead), \(expectedWritten)") }
-                    if read > expectedRead || w > room || Array(out[..<w]) != Array(expected[..<w]) { wrong.append("Latin: bytes differ or read too far") }
-                    if out[w...].contains(where: { $0 != 0xEE }) { wrong.append("Latin: wrote past what it wrote") }
-                    if level == levels.last && read >= 64 { longRuns += 1 }
-                    // The whole step, with the table, against the portable step without it.
-                    var quickOut = [UInt8](repeating: 0xEE, count: 2 * n + guardBytes)
-                    var quickWritten: Int64 = 0
-                    let quickRead = Int(cfold_quick_run_at(level, bytes, Int64(n), &quickOut, Int64(2 * n), &quickWritten, &with))
-                    if quickRead != quickExpectedRead || quickWritten != quickExpectedWritten
-                        || Array(quickOut[..<Int(quickWritten)]) != Array(quickExpected[..<Int(quickExpectedWritten)]) {
-                        wrong.append("quick step: read \(quickRead), wrote \(quickWritten) against \(quickExpectedRead), \(quickExpectedWritten)")
-                    }
-                    if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
-                }
+                if long { longRuns += 1 }
+                if !wrong.isEmpty { failures.append("round \(round) n \(n) room \(room): \(wrong) \(bytes)") }
             } }
             if failures.count > 10 { break }
         }
@@ -240,7 +215,6 @@ import Testing
         var rng = seededGenerator(0x9A12)
         var failures: [String] = []
         var longRuns = 0, tablesRead = 0, shortRoom = 0
-        let levels: [Int32] = [0] + (cfold_quick_run_level() >= 3 ? [3] : [])
         for round in 0..<6_000 {
             let clean = Bool.random(using: &rng)
             var folds = [UInt32](repeating: 0, count: 0x10000)
@@ -282,40 +256,17 @@ import Testing
             let ample = Int.random(in: 0..<4, using: &rng) != 0
             let room = ample ? 2 * n : Int.random(in: 0...n, using: &rng)
             if !ample { shortRoom += 1 }
-            let guardBytes = 80
             folds.withUnsafeBufferPointer { table in tables.withUnsafeMutableBufferPointer { pairTables in
                 let slots: [UnsafeMutableRawPointer?] = (0..<16).map { present[$0] ? UnsafeMutableRawPointer(pairTables.baseAddress! + $0 * Int(CFOLD_QUICK_PAIR_BYTES)) : nil }
                 slots.withUnsafeBufferPointer { slotPointers in
-                    var with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: nil,
+                    let with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: nil,
                                                   pairs: slotPointers.baseAddress)
                     var without = with
                     without.pairs = nil
-                    var expected = [UInt8](repeating: 0, count: room + guardBytes)
-                    var expectedWritten: Int64 = 0
-                    let expectedRead = Int(cfold_quick_pair_run_at(0, bytes, Int64(n), &expected, Int64(room), &expectedWritten, &with))
+                    let (wrong, expectedRead, long) = checkTableStep("pair", cfold_quick_pair_run_at, bytes: bytes, room: room, ample: ample, with: with, without: without)
                     tablesRead += bytes[..<expectedRead].filter { $0 >= 0xC2 }.count
-                    var quickExpected = [UInt8](repeating: 0, count: 2 * n + guardBytes)
-                    var quickExpectedWritten: Int64 = 0
-                    let quickExpectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &quickExpected, Int64(2 * n), &quickExpectedWritten, &without))
-                    for level in levels {
-                        var wrong: [String] = []
-                        var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
-                        var written: Int64 = 0
-                        let read = Int(cfold_quick_pair_run_at(level, bytes, Int64(n), &out, Int64(room), &written, &with))
-                        let w = Int(written)
-                        if ample && (read != expectedRead || w != Int(expectedWritten)) { wrong.append("pair: read \(read), wrote \(w) against \(expectedRead), \(expectedWritten)") }
-                        if read > expectedRead || w > room || Array(out[..<w]) != Array(expected[..<w]) { wrong.append("pair: bytes differ or read too far") }
-                        if out[w...].contains(where: { $0 != 0xEE }) { wrong.append("pair: wrote past what it wrote") }
-                        if level == levels.last && read >= 64 { longRuns += 1 }
-                        var quickOut = [UInt8](repeating: 0xEE, count: 2 * n + guardBytes)
-                        var quickWritten: Int64 = 0
-                        let quickRead = Int(cfold_quick_run_at(level, bytes, Int64(n), &quickOut, Int64(2 * n), &quickWritten, &with))
-                        if quickRead != quickExpectedRead || quickWritten != quickExpectedWritten
-                            || Array(quickOut[..<Int(quickWritten)]) != Array(quickExpected[..<Int(quickExpectedWritten)]) {
-                            wrong.append("quick step: read \(quickRead), wrote \(quickWritten) against \(quickExpectedRead), \(quickExpectedWritten)")
-                        }
-                        if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
-                    }
+                    if long { longRuns += 1 }
+                    if !wrong.isEmpty { failures.append("round \(round) n \(n) room \(room): \(wrong) \(bytes)") }
                 }
             } }
             if failures.count > 10 { break }
@@ -324,6 +275,48 @@ import Testing
         #expect(longRuns > 300, "\(longRuns) pair runs of 64 bytes or more")
         #expect(tablesRead > 50_000, "\(tablesRead) two-byte code points read")
         #expect(shortRoom > 1_000, "\(shortRoom) rounds with less room")
+    }
+
+    /// One round of a table step's test: `step` (`cfold_quick_latin_run_at` or
+    /// `cfold_quick_pair_run_at`) at the vector level against its portable level, which the room
+    /// `room` bounds (all it reads and writes when `ample`, else no more and a prefix of it, and
+    /// nothing written past what it wrote); and the whole step over mixed scripts with the tables
+    /// of `with` against the portable step with those of `without` (none). What is wrong, how many
+    /// bytes the portable step read, and whether the vector step read 64 bytes or more.
+    private func checkTableStep(_ name: String,
+                                _ step: (Int32, UnsafePointer<UInt8>?, Int64, UnsafeMutablePointer<UInt8>?, Int64, UnsafeMutablePointer<Int64>?,
+                                         UnsafePointer<cfold_quick_tables>?) -> Int64,
+                                bytes: [UInt8], room: Int, ample: Bool, with: cfold_quick_tables, without: cfold_quick_tables) -> (wrong: [String], read: Int, long: Bool) {
+        var with = with, without = without
+        let n = bytes.count, guardBytes = 80
+        var wrong: [String] = []
+        var long = false
+        var expected = [UInt8](repeating: 0, count: room + guardBytes)
+        var expectedWritten: Int64 = 0
+        let expectedRead = Int(step(0, bytes, Int64(n), &expected, Int64(room), &expectedWritten, &with))
+        var quickExpected = [UInt8](repeating: 0, count: 2 * n + guardBytes)
+        var quickExpectedWritten: Int64 = 0
+        let quickExpectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &quickExpected, Int64(2 * n), &quickExpectedWritten, &without))
+        for level: Int32 in [0] + (cfold_quick_run_level() >= 3 ? [3] : []) {
+            var out = [UInt8](repeating: 0xEE, count: room + guardBytes)
+            var written: Int64 = 0
+            let read = Int(step(level, bytes, Int64(n), &out, Int64(room), &written, &with))
+            let w = Int(written)
+            if ample && (read != expectedRead || w != Int(expectedWritten)) {
+                wrong.append("\(name) level \(level): read \(read), wrote \(w) against \(expectedRead), \(expectedWritten)")
+            }
+            if read > expectedRead || w > room || Array(out[..<w]) != Array(expected[..<w]) { wrong.append("\(name) level \(level): bytes differ or read too far") }
+            if out[w...].contains(where: { $0 != 0xEE }) { wrong.append("\(name) level \(level): wrote past what it wrote") }
+            if level == 3 && read >= 64 { long = true }
+            var quickOut = [UInt8](repeating: 0xEE, count: 2 * n + guardBytes)
+            var quickWritten: Int64 = 0
+            let quickRead = Int(cfold_quick_run_at(level, bytes, Int64(n), &quickOut, Int64(2 * n), &quickWritten, &with))
+            if quickRead != quickExpectedRead || quickWritten != quickExpectedWritten
+                || Array(quickOut[..<Int(quickWritten)]) != Array(quickExpected[..<Int(quickExpectedWritten)]) {
+                wrong.append("quick step level \(level): read \(quickRead), wrote \(quickWritten) against \(quickExpectedRead), \(quickExpectedWritten)")
+            }
+        }
+        return (wrong, expectedRead, long)
     }
 
     /// A kana (halfwidth or not) and none to two voicing marks after it, in UTF-8.
