@@ -383,8 +383,12 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         // Latin text (a lead of the Latin table after fewer than 16 bytes of ASCII): the Latin step,
         // when it takes 16 bytes or more.
         // Text of one pair of leads (Cyrillic, Greek): the pair step, likewise.
+        // Not where a three- or four-byte code point starts in the first 16 bytes: the window would
+        // stop before it, short of what it must take (ideographs between Greek words: a call for
+        // nothing each).
         const uint8_t lead = src[pos + plain];
-        if (tables->latin && cfold_is_latin_lead(lead)) {
+        if ((uint16_t)_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0))) {
+        } else if (tables->latin && cfold_is_latin_lead(lead)) {
             int64_t w = 0;
             const int64_t r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
             if (r) {
