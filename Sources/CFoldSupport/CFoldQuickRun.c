@@ -14,13 +14,7 @@ static inline int64_t cfold_quick_special(const uint8_t *src, int64_t at, int64_
     const uint32_t fold = __atomic_load_n(&tables->folds[value], __ATOMIC_RELAXED);
     if ((fold & CFOLD_QUICK_VOICED_MASK) == CFOLD_QUICK_VOICED) {
         if (*o + 6 > room) return 0;
-        uint8_t *w = out + *o;
-        w[0] = (uint8_t)fold;
-        w[1] = (uint8_t)(fold >> 8);
-        w[2] = (uint8_t)(fold >> 16);
-        w[3] = 0xE3;
-        w[4] = 0x82;
-        w[5] = (uint8_t)(fold >> 24);
+        cfold_quick_voiced_bytes(fold, out + *o);
         *o += 6;
         return 3;
     }
@@ -196,6 +190,36 @@ static int64_t cfold_quick_latin_run_portable(const uint8_t *src, int64_t n, uin
 /// (else the window goes to the lanes: a Latin letter before a word of another script).
 #define CFOLD_QUICK_LATIN_MINIMUM 16
 
+/// `cfold_quick_lanes` where some of the lanes are voiced kana of three bytes (`voiced`, words
+/// `CFOLD_QUICK_VOICED`: the kana's three bytes, then E3 82 and the mark's last byte): each lane's
+/// fold in eight bytes, the kana's mark in the high four, so that one lane writes up to six. The
+/// other lanes as there: `removed` write nothing, `stop` ends what it takes. How many lanes it
+/// folded, or none when their folds would not fit in the room.
+CFOLD_AVX512 static inline unsigned cfold_quick_lanes_voiced(__m512i folded, __mmask16 removed, __mmask16 voiced, __mmask16 stop,
+                                                             unsigned lanes, uint8_t *out, int64_t *o, int64_t room) {
+    const unsigned take = stop ? (unsigned)__builtin_ctz(stop) : lanes;
+    const __m512i low = _mm512_mask_or_epi32(_mm512_maskz_mov_epi32(~removed, folded), voiced,
+                                             _mm512_and_si512(folded, _mm512_set1_epi32(0x00FFFFFF)), _mm512_set1_epi32((int)0xE3000000u));
+    const __m512i high = _mm512_maskz_or_epi32(voiced, _mm512_and_si512(_mm512_srli_epi32(folded, 16), _mm512_set1_epi32(0xFF00)),
+                                               _mm512_set1_epi32(0x82));
+    // Lanes 0...7 and 8...15, each lane's low word then its high word.
+    const __m512i first = _mm512_permutex2var_epi32(low, _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0), high);
+    const __m512i second = _mm512_permutex2var_epi32(low, _mm512_set_epi32(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8), high);
+    uint64_t bytes0 = _mm512_test_epi8_mask(first, first), bytes1 = _mm512_test_epi8_mask(second, second);
+    if (take < 8) {
+        bytes0 &= (1ull << (8 * take)) - 1;
+        bytes1 = 0;
+    } else if (take < 16) {
+        bytes1 &= (1ull << (8 * (take - 8))) - 1;
+    }
+    const int64_t count0 = __builtin_popcountll(bytes0), count1 = __builtin_popcountll(bytes1);
+    if (*o + count0 + count1 > room) return 0;
+    _mm512_mask_storeu_epi8(out + *o, count0 == 64 ? ~0ull : (1ull << count0) - 1, _mm512_maskz_compress_epi8(bytes0, first));
+    _mm512_mask_storeu_epi8(out + *o + count0, count1 == 64 ? ~0ull : (1ull << count1) - 1, _mm512_maskz_compress_epi8(bytes1, second));
+    *o += count0 + count1;
+    return take;
+}
+
 /// Folds up to sixteen code points whose lead bytes (`b0`), second and third bytes are in the low
 /// sixteen bytes of each vector, `lanes` of them (1...16), into `out` at `*o`: how many it folded
 /// (fewer than `lanes` at the first code point the step leaves to the fold loop, or none when the
@@ -230,13 +254,15 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __
     uint64_t bytes = _mm512_test_epi8_mask(folded, folded);
     __mmask16 stop = inLanes & ~(present & ~invalid);
     if (__builtin_expect((bytes & 0x8888888888888888ull) != 0, 0)) {
-        // A word of four bytes (ᾳ to αι) in some lane, a voiced kana (six bytes, which the caller
-        // writes: it stops at the first) or a mark the fold removes (nothing written). The tests
-        // only here, off the common path.
-        stop |= inLanes & _mm512_cmpeq_epi32_mask(_mm512_and_si512(folded, _mm512_set1_epi32((int)CFOLD_QUICK_VOICED_MASK)),
-                                                  _mm512_set1_epi32((int)CFOLD_QUICK_VOICED));
-        bytes &= ~_mm512_movepi8_mask(_mm512_maskz_mov_epi32(_mm512_cmpeq_epi32_mask(folded, _mm512_set1_epi32((int)CFOLD_QUICK_REMOVED)),
-                                                             _mm512_set1_epi32(-1)));
+        // A word of four bytes (ᾳ to αι) in some lane, a voiced kana (six bytes) or a mark the
+        // fold removes (nothing written). The tests only here, off the common path.
+        const __mmask16 removed = _mm512_cmpeq_epi32_mask(folded, _mm512_set1_epi32((int)CFOLD_QUICK_REMOVED));
+        const __mmask16 voiced = _mm512_cmpeq_epi32_mask(_mm512_and_si512(folded, _mm512_set1_epi32((int)CFOLD_QUICK_VOICED_MASK)),
+                                                         _mm512_set1_epi32((int)CFOLD_QUICK_VOICED));
+        // A voiced kana's word on a code point of two bytes is no fold: the step stops there.
+        stop |= inLanes & voiced & ~three;
+        if (voiced & three & inLanes) return cfold_quick_lanes_voiced(folded, removed, voiced & three, stop, lanes, out, o, room);
+        bytes &= ~_mm512_movepi8_mask(_mm512_maskz_mov_epi32(removed, _mm512_set1_epi32(-1)));
     }
     const unsigned take = stop ? (unsigned)__builtin_ctz(stop) : lanes;
     if (take < 16) bytes &= (1ull << (4 * take)) - 1;

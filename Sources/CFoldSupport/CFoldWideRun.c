@@ -28,7 +28,13 @@ __attribute__((always_inline)) static inline int64_t cfold_wide_one(const uint8_
         return 3;
     }
     const uint64_t q = __atomic_load_n(&tables->quick[v], __ATOMIC_RELAXED);
-    if (!(q >> 63)) return 0;
+    if (!(q >> 63)) {
+        const uint32_t word = tables->voiced ? __atomic_load_n(&tables->voiced[v], __ATOMIC_RELAXED) : 0;
+        if ((word & CFOLD_QUICK_VOICED_MASK) != CFOLD_QUICK_VOICED || *o + 6 > room) return 0;
+        cfold_quick_voiced_bytes(word, out + *o);
+        *o += 6;
+        return 3;
+    }
     const int64_t count = (int64_t)((q >> 32) & 0xF);
     if (count > 4 || *o + count > room) return 0;
     for (int64_t k = 0; k < count; k++) out[*o + k] = (uint8_t)(q >> (8 * k));

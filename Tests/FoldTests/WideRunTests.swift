@@ -31,12 +31,23 @@ import Testing
             for k in 0x01...0x5E where Int.random(in: 0..<10, using: &rng) != 0 { quick[0xFF00 + k] = fullwidthWord(k, lowercase: t % 2 == 0) }
             return quick
         }
+        // For each quick table, the voiced kana's words (`CFOLD_QUICK_VOICED`: E3 xx yy and the
+        // mark's last byte) of half the code points without a quick word.
+        let voicedTables: [[UInt32]] = quickTables.map { quick in
+            (0..<0x10000).map { value -> UInt32 in
+                guard quick[value] >> 63 == 0, Bool.random(using: &rng) else { return 0 }
+                return 0xE3 | UInt32.random(in: 0x80...0xBF, using: &rng) << 8 | UInt32.random(in: 0x80...0xBF, using: &rng) << 16
+                    | (Bool.random(using: &rng) ? 0x9900_0000 : 0x9A00_0000)
+            }
+        }
         // The portable step, and each vector step this processor has (AVX2, AVX-512).
         let levels: [Int32] = [0] + [2, 3].filter { $0 <= cfold_wide_run_level() }
         var failures: [String] = []
-        var sameStop = 0, longRuns = 0, fullwidthRead = 0
+        var sameStop = 0, longRuns = 0, fullwidthRead = 0, voicedRead = 0
         for round in 0..<20_000 {
             let quick = quickTables[round % quickTables.count]
+            let voiced = voicedTables[round % quickTables.count]
+            let withVoiced = Int.random(in: 0..<4, using: &rng) != 0
             // Blocks mostly set (long runs), pages from them, some pages left out.
             let share = Int.random(in: 0...3, using: &rng)
             var blocks = (0..<16).map { _ in share == 0 ? UInt64.random(in: 0...UInt64.max, using: &rng) : share == 1 ? UInt64.random(in: 0...UInt64.max, using: &rng) | UInt64.random(in: 0...UInt64.max, using: &rng) : ~0 }
@@ -84,12 +95,14 @@ import Testing
             let room = Int.random(in: 0..<4, using: &rng) != 0 ? n : Int.random(in: 0...max(0, n), using: &rng)
             let guardBytes = 72
             quick.withUnsafeBufferPointer { q in
+                voiced.withUnsafeBufferPointer { v in
                 blocks.withUnsafeBufferPointer { b in
                     pages.withUnsafeBufferPointer { p in
                         kana.withUnsafeBufferPointer { k in
                             fullwidth.withUnsafeBufferPointer { f in
                                 var tables = cfold_wide_tables(quick: q.baseAddress, kana: withKana ? k.baseAddress : nil, blocks: b.baseAddress,
-                                                               pages: p.baseAddress, fullwidth: f.baseAddress, lowercase: lowercase)
+                                                               pages: p.baseAddress, fullwidth: f.baseAddress, lowercase: lowercase,
+                                                               voiced: withVoiced ? v.baseAddress : nil)
                                 var expected = [UInt8](repeating: 0, count: room + guardBytes)
                                 var expectedWritten: Int64 = 0
                                 let expectedRead = Int(cfold_wide_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
@@ -112,6 +125,16 @@ import Testing
                                         if read == expectedRead { sameStop += 1 }
                                         if read >= 96 { longRuns += 1 }
                                         if (0..<max(0, read - 1)).contains(where: { bytes[$0] == 0xEF && bytes[$0 + 1] & 0xFE == 0xBC }) { fullwidthRead += 1 }
+                                        // A voiced kana read (what the step reads is ASCII and three-byte code
+                                        // points), and 96 bytes or more read in all.
+                                        var k = 0, sawVoiced = false
+                                        while k < read {
+                                            if bytes[k] < 0x80 { k += 1; continue }
+                                            let value = Int(bytes[k] & 0x0F) << 12 | Int(bytes[k + 1] & 0x3F) << 6 | Int(bytes[k + 2] & 0x3F)
+                                            if withVoiced && quick[value] >> 63 == 0 && voiced[value] != 0 { sawVoiced = true }
+                                            k += 3
+                                        }
+                                        if sawVoiced && read >= 96 { voicedRead += 1 }
                                     }
                                     if !wrong.isEmpty { failures.append("round \(round) level \(level) n \(n) room \(room): \(wrong) \(bytes)") }
                                 }
@@ -119,10 +142,12 @@ import Testing
                         }
                     }
                 }
+                }
             }
             if failures.count > 10 { break }
         }
         expectNoFailures(failures, "wide steps")
+        #expect(voicedRead > 200, "\(voicedRead) long runs that wrote more than they read (voiced kana)")
         // Long runs through the vector steps, and most stops at the portable step's.
         #expect(longRuns > 500, "\(longRuns) runs of 96 bytes or more")
         #expect(sameStop > 10_000, "\(sameStop) stops at the portable step's")
@@ -216,6 +241,39 @@ import Testing
     /// marks typed apart, halfwidth kana, fullwidth Latin, the ideographic space, Hangul jamo,
     /// compatibility ideographs and squared words): the fold equals the reference pipeline in every
     /// preset. Half the texts hold no two-byte letter, so that the step takes them.
+    /// A voiced kana whose fold is longer than a quick word (ヷ to わ and U+3099), which the steps
+    /// over ideographs and over mixed scripts fold on their own, before marks of a lower class than
+    /// the voicing mark's (U+0334 goes before it), of a higher one and voicing marks, at the end of
+    /// a step's run (after ideographs, after Greek and Latin words, after nothing) and inside it,
+    /// in profiles that fold kana and keep marks (with NFKC and NFKD, composed or not) and in
+    /// `search`: the whole fold equals the reference pipeline.
+    @Test func voicedKanaBeforeMarksMatchTheReference() throws {
+        let profiles = [FoldProfile.search,
+                        FoldProfile(name: "kana-marks", decomposition: .compatibility, foldsCase: true, foldsKana: true),
+                        FoldProfile(name: "kana-marks-nfkd", decomposition: .compatibility, foldsKana: true, composes: false)]
+        let marks = ["", "\u{334}", "\u{1DCE}", "\u{301}", "\u{323}\u{334}", "\u{3099}", "\u{309A}", "\u{FF9E}", "\u{3099}\u{334}"]
+        let befores = [String(repeating: "東京大学", count: 20), String(repeating: "ひらがな ", count: 12), "Ωμέγα ", "café ", ""]
+        var failures: [String] = []
+        for profile in profiles {
+            let folder = Folder(profile)
+            for before in befores {
+                for kana in ["ヷ", "ヸ", "ヹ", "ヺ"] {
+                    for mark in marks {
+                        for after in ["東京", "", " x", "ヷヸ" + String(repeating: "漢字", count: 30)] {
+                            let s = before + kana + mark + after
+                            let expected = try ReferenceFold.fold(s, steps: profile.steps)
+                            if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) || folder.fold(s) != expected {
+                                failures.append("\(profile.name): \(codePoints(s))")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for f in failures.prefix(10) { Issue.record(Comment(rawValue: f)) }
+        expectNoFailures(failures)
+    }
+
     @Test(arguments: InvariantTests.presetNames)
     func japaneseAndChineseTextsMatchTheReference(profile: String) throws {
         let p = FoldProfile(named: profile)!
@@ -223,15 +281,22 @@ import Testing
         var rng = seededGenerator(0x3B19)
         let words = ["東京", "天気", "だいじょうぶ", "ばんごはん", "ラーメン", "か\u{3099}", "ハ\u{309A}", "ｶﾞ", "ﾊﾟﾝ", "音樂繁體字", "经济", "北京",
                      "「こんにちは」", "、", "。", "ヿ", "ゟ", "㍿", "㈱", "Ｌａｔｅ", "ＡＢＣ", "１２３", "한국어", "\u{1100}\u{1161}", "漢字かな交じり文",
-                     "豈", "\u{F900}", "ㄅㄆ", "ㄱ", "〜", "・", "ー", "％ｓ", "！？", "…", "—"]
+                     "豈", "\u{F900}", "ㄅㄆ", "ㄱ", "〜", "・", "ー", "％ｓ", "！？", "…", "—", "ヷ", "ヸいろ", "ヹヺ"]
         let separators = ["", "", "", " ", "　", "\u{3099}", "\u{309A}", "\t", "A", "z", "%s", "，", "："]
         let twoByte = ["é", "Σ", "ж", "\u{301}"]
         var failures: [String] = []
+        // Marks of a lower class than the voicing mark's (U+0334, U+1DCE), of a higher one, and
+        // voicing marks, after a voiced kana whose fold is longer than a quick word (ヷ) where
+        // the step's run ends.
+        let marksAfterVoiced = ["\u{334}", "\u{1DCE}", "\u{301}", "\u{323}", "\u{3099}", "\u{309A}", "\u{FF9E}"]
         for round in 0..<400 {
             var s = ""
             for _ in 0..<Int.random(in: 1...80, using: &rng) {
                 s += words.randomElement(using: &rng)!
                 s += round % 2 == 0 ? separators.randomElement(using: &rng)! : (separators + twoByte).randomElement(using: &rng)!
+            }
+            if round % 4 == 0 {
+                s += ["ヷ", "ヸ", "ヹ", "ヺ"].randomElement(using: &rng)! + marksAfterVoiced.randomElement(using: &rng)! + "東京"
             }
             let expected = try ReferenceFold.fold(s, steps: p.steps)
             if (try? folder.fold(utf8: Array(s.utf8))) != Array(expected.utf8) { failures.append("round \(round): \(codePoints(s))") }

@@ -26,6 +26,17 @@
 /// U+309A, in the fold's tables).
 #define CFOLD_QUICK_VOICED_MASK 0xFC0000FFu
 #define CFOLD_QUICK_VOICED 0x980000E3u
+/// Writes the six bytes of a voiced kana's word (`CFOLD_QUICK_VOICED`) at `out`: the kana's three,
+/// then E3 82 and the mark's last byte.
+static inline void cfold_quick_voiced_bytes(uint32_t word, uint8_t *out) {
+    out[0] = (uint8_t)word;
+    out[1] = (uint8_t)(word >> 8);
+    out[2] = (uint8_t)(word >> 16);
+    out[3] = 0xE3;
+    out[4] = 0x82;
+    out[5] = (uint8_t)(word >> 24);
+}
+
 /// The word of a code point the fold removes wherever it stands (a combining acute in `search`):
 /// read, nothing written. No fold's word: its low byte is 0.
 #define CFOLD_QUICK_REMOVED 0x80000000u

@@ -3,8 +3,9 @@
 // plain ASCII and code points whose fold is themselves (their page of 256 all is: the ideographs)
 // or, in U+3000...U+30FF, another kana (katakana to hiragana in `search`), they go in one vector
 // step; with AVX-512 so do the fullwidth forms of ASCII (the fullwidth comma to ","). Any other
-// three-byte code point whose quick word is present (the ideographic space to " ") is folded on
-// its own from its quick word, in the same call, and the vector steps go on after it. The step
+// three-byte code point whose quick word is present (the ideographic space to " "), or a voiced
+// kana whose fold is longer than a quick word (ヷ), is folded on its own, in the same call, and the
+// vector steps go on after it. The step
 // stops before what the fold loop must see itself: a code point without a quick word (a voicing
 // mark, a page not built yet), a two- or four-byte sequence, a control byte, invalid UTF-8, or the
 // end of the room; and after a step that folded nothing.
@@ -17,6 +18,7 @@
 #define CFOLD_WIDE_RUN_H
 
 #include <stdint.h>
+#include "CFoldQuickRun.h"
 
 /// The kana table, for U+3000 + k (k = 0...255) in sixteen rows of sixteen (row k >> 4): byte
 /// `CFOLD_WIDE_KANA_DELTAS` + row is what the row's moved code points add to k (katakana to
@@ -49,6 +51,10 @@ typedef struct {
     const uint64_t *fullwidth;
     /// Not 0: A-Z fold to a-z (else plain ASCII folds to itself).
     int32_t lowercase;
+    /// The words of `cfold_quick_tables.folds` (relaxed loads), or NULL: a three-byte code point
+    /// without a quick word whose word here is a voiced kana (`CFOLD_QUICK_VOICED`, ヷ to わ and
+    /// U+3099) is folded to its six bytes, on its own, and the step goes on after it.
+    const uint32_t *voiced;
 } cfold_wide_tables;
 
 /// What the tables fold the three-byte code point `v` (U+0800 and above, not a surrogate) to, or

@@ -519,7 +519,7 @@ extension FoldEngine {
             return (0, 0, QuickWord(raw: 0))
         }
         var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
-                                       fullwidth: table.wideFullwidth, lowercase: caseOnly ? 1 : 0)
+                                       fullwidth: table.wideFullwidth, lowercase: caseOnly ? 1 : 0, voiced: table.quickFolds)
         var written: Int64 = 0
         let read = Int(truncatingIfNeeded: cfold_wide_run(src, Int64(n), output, Int64(room), &written, &tables))
         guard read > 0 else { return (0, 0, QuickWord(raw: 0)) }
@@ -528,7 +528,12 @@ extension FoldEngine {
             last = QuickWord.ascii
         } else {
             let unit = UnsafeRawPointer(src + (read &- 3)).loadUnaligned(as: UInt32.self)
-            last = QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(UTF8Decoder.threeByteValue(unit))))
+            let value = Int(UTF8Decoder.threeByteValue(unit))
+            last = QuickWord(raw: Atomics.loadRelaxed(table.quick + value))
+            if !last.isPresent, let folds = table.quickFolds {
+                // A voiced kana the step folded from its word: two scalars, the mark's class last.
+                return (read, Int(truncatingIfNeeded: written), table.voicedQuickWord(Atomics.loadRelaxed(folds + value)))
+            }
         }
         return (read, Int(truncatingIfNeeded: written), last)
     }
@@ -607,8 +612,7 @@ extension FoldEngine {
                         UTF8Decoder.scalarStart(before: start, in: src))
             }
             if word & CFOLD_QUICK_VOICED_MASK == CFOLD_QUICK_VOICED {
-                // A voiced kana: two scalars, the mark's class last.
-                return (QuickWord(bytes: word & 0xFF_FFFF, count: 6, identity: false, oneScalar: false, trailingClass: table.voicingClass), start)
+                return (table.voicedQuickWord(word), start)
             }
             return (QuickWord(raw: Atomics.loadRelaxed(table.quick + Int(value))), start)
         }

@@ -223,6 +223,12 @@ final class FastTable: @unchecked Sendable {
         return UInt32(fold[0]) | UInt32(fold[1]) << 8 | UInt32(fold[2]) << 16 | UInt32(fold[5]) << 24
     }
 
+    /// The unit of a voiced kana folded from its word in ``quickFolds`` (`CFOLD_QUICK_VOICED`) by
+    /// the steps: its six bytes, two scalars, the mark's class last.
+    func voicedQuickWord(_ word: UInt32) -> QuickWord {
+        QuickWord(bytes: word & 0xFF_FFFF, count: 6, identity: false, oneScalar: false, trailingClass: voicingClass)
+    }
+
     private func buildPage(_ index: Int) -> UnsafeMutableRawPointer {
         var entries = [UInt32](repeating: 0, count: 256)
         var first = [UInt8](repeating: 0, count: 256)
