@@ -383,6 +383,41 @@ import Testing
         bad[offset] = 0xFF
         #expect(throws: InvalidUTF8Error(byteOffset: offset)) { try folder.fold(utf8: bad) }
     }
+
+    /// Long text that outgrows the first room after some pieces keeps those pieces' fold and
+    /// goes on from there: where the rest grows as the text before it did (into room guessed from
+    /// it), where it grows more (ASCII, then text that expands: the guess outgrown too, the rest
+    /// sized exactly), and where the first piece already outgrows it. Each unit expands in some
+    /// profile (ﷺ with compatibility, ǖ decomposed, क़ which NFC keeps decomposed). The same bytes
+    /// through every API as the reference pipeline's; invalid UTF-8 in the rest is reported at its
+    /// offset, or replaced when asked.
+    @Test(arguments: InvariantTests.presetNames)
+    func longTextThatOutgrowsItsRoomKeepsThePiecesBefore(profile: String) throws {
+        let p = FoldProfile(named: profile)!
+        let folder = Folder(p)
+        let units = "\u{FDFA}ǖ\u{958}"
+        let texts = [
+            String(repeating: "plain words \(units) ", count: 12_000),
+            String(repeating: "plain ASCII words ", count: 12_000) + String(repeating: units, count: 15_000),
+            String(repeating: units, count: 30_000) + String(repeating: " x", count: 10_000),
+        ]
+        for (k, text) in texts.enumerated() {
+            #expect(text.utf8.count > 3 * FoldEngine.expandingPieceBytes)
+            let expected = Array(try ReferenceFold.fold(text, steps: p.steps).utf8)
+            #expect(expected.count > FoldEngine.firstCapacity(text.utf8.count), "text \(k) must outgrow the first room")
+            #expect(Array(folder.fold(text).utf8) == expected, "text \(k)")
+            #expect(try folder.fold(utf8: Array(text.utf8)) == expected, "text \(k)")
+            let temporary = try Array(text.utf8).withUnsafeBufferPointer { utf8 in try folder.withFoldedUTF8(utf8) { Array($0) } }
+            #expect(temporary == expected, "text \(k)")
+            var bad = Array(text.utf8)
+            var offset = bad.count - 5_000
+            while bad[offset] & 0xC0 == 0x80 { offset -= 1 }  // a code point's first byte
+            bad[offset] = 0xFF
+            #expect(throws: InvalidUTF8Error(byteOffset: offset)) { try folder.fold(utf8: bad) }
+            let replaced = Array(try ReferenceFold.fold(String(decoding: bad, as: UTF8.self), steps: p.steps).utf8)
+            #expect(folder.fold(decoding: bad) == replaced, "text \(k), replaced")
+        }
+    }
 }
 
 /// The sixteen-byte ASCII step of the fold's runs (SSE2 here, two eight-byte steps where the

@@ -69,10 +69,12 @@ struct TemporarySink: FoldSink {
 
 /// The one ladder every fold climbs:
 ///
-/// 1. the fast path, into room for the input and an eighth (on the stack for short input);
+/// 1. the fast path, into room for the input and an eighth (on the stack for short input; long
+///    text piece by piece between safe splits);
 /// 2. when the fold outgrew that room: the fast path into room no fold can outgrow, or, for
-///    long text, piece by piece between safe splits (sized first, then folded into a result of
-///    the exact size), so memory stays proportional to the result;
+///    long text, the pieces that did not fit (those before are kept) into room for them grown as
+///    the text before them grew, and where they outgrow that too, sized first, then folded into a
+///    result of the exact size, so memory stays proportional to the result;
 /// 3. the general path on scalars: profiles that collapse spaces, and invalid UTF-8 to repair.
 extension FoldEngine {
     /// Inputs up to this many bytes fold into a buffer on the stack, and the result is copied
@@ -97,6 +99,9 @@ extension FoldEngine {
             var invalidAt: Int? = nil
             let capacity = Self.firstCapacity(input.count)
             let first: Sink.Result?
+            // Long text that outgrows its room: where, and what the pieces before it folded to.
+            var outgrown: (input: Int, folded: UnsafeMutableBufferPointer<UInt8>)? = nil
+            defer { outgrown?.folded.deallocate() }
             if input.count <= Self.stackFoldLimit {
                 first = try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Sink.Result? in
                     switch fastFold(input, into: buffer.baseAddress!, capacity: capacity) {
@@ -107,16 +112,24 @@ extension FoldEngine {
                 }
             } else {
                 first = try sink.result(capacity: capacity) { out in
-                    switch fastFold(input, into: out, capacity: capacity) {
+                    // Long text piece by piece, so that where it outgrows the room the pieces
+                    // before stay folded.
+                    let outcome = input.count > Self.expandingPieceBytes
+                        ? foldPieces(input, from: 0, into: out, at: 0, capacity: capacity) : PiecesOutcome(fastFold(input, into: out, capacity: capacity))
+                    switch outcome {
                     case .written(let n): return n
                     case .invalid(let at): invalidAt = at; return nil
-                    case .overflow: return nil
+                    case .outgrew(let at, let written):
+                        outgrown = (at, Self.copy(out, count: written))
+                        return nil
                     }
                 }
             }
             if let first { return first }
             if let invalidAt {
                 if !replacingInvalid { try Self.throwInvalidUTF8(at: invalidAt) }
+            } else if let (at, folded) = outgrown, at > 0 {
+                if let rest = try foldRest(input, from: at, folded: UnsafeBufferPointer(folded), into: sink, guessing: true) { return rest }
             } else if let expanded = try foldExpanding(input, into: sink) {
                 return expanded
             }
@@ -128,7 +141,7 @@ extension FoldEngine {
         return try folded.withUnsafeBufferPointer { try sink.result(copying: $0, input: input) }
     }
 
-    /// Step 2 of the ladder; nil when the input turns out not to be valid UTF-8.
+    /// Step 2 of the ladder, from the start; nil when the input turns out not to be valid UTF-8.
     func foldExpanding<Sink: FoldSink>(_ input: UnsafeBufferPointer<UInt8>, into sink: Sink) throws -> Sink.Result? {
         if input.count <= Self.expandingPieceBytes {
             let capacity = Self.expandedCapacity(input.count)
@@ -137,14 +150,47 @@ extension FoldEngine {
                 return try sink.result(copying: UnsafeBufferPointer(start: buffer.baseAddress!, count: n), input: input)
             }
         }
-        // Twice through the pieces: first to size the result exactly, then into it. The
-        // temporary buffer is sized for one piece's worst expansion, not the whole text's
-        // (10 MB of ﷺ would otherwise need 160 MB besides its 110 MB result).
-        var total = 0
-        guard forEachFoldedPiece(input, { total += $0.count }) else { return nil }
+        return try foldRest(input, from: 0, folded: UnsafeBufferPointer(start: nil, count: 0), into: sink, guessing: false)
+    }
+
+    /// Step 2 for long text whose first `start` bytes folded to `folded`: the rest piece by piece
+    /// (see ``foldPieces(_:from:into:at:capacity:)``) into a result that begins with `folded`.
+    /// `guessing`: first into room for the rest grown as the text before it grew, an eighth
+    /// more; where it outgrows that too, and otherwise, twice through the rest's pieces, first to
+    /// size the result exactly, then into it. The temporary buffer is sized for one piece's worst
+    /// expansion, not the whole text's (10 MB of ﷺ would otherwise need 160 MB besides its 110
+    /// MB result). Nil when the input turns out not to be valid UTF-8.
+    private func foldRest<Sink: FoldSink>(_ input: UnsafeBufferPointer<UInt8>, from start: Int, folded: UnsafeBufferPointer<UInt8>,
+                                          into sink: Sink, guessing: Bool) throws -> Sink.Result? {
+        let rest = input.count - start
+        if guessing && start > 0 {
+            let growth = Double(folded.count) / Double(start)
+            let capacity = folded.count + min(Self.expandedCapacity(rest), Int(Double(rest) * growth * 1.125) + 64)
+            var outgrown: (input: Int, folded: UnsafeMutableBufferPointer<UInt8>)? = nil
+            defer { outgrown?.folded.deallocate() }
+            var invalid = false
+            let result = try sink.result(capacity: capacity) { out in
+                if let base = folded.baseAddress { out.initialize(from: base, count: folded.count) }
+                switch foldPieces(input, from: start, into: out, at: folded.count, capacity: capacity) {
+                case .written(let n): return n
+                case .invalid: invalid = true; return nil
+                case .outgrew(let at, let written):
+                    outgrown = (at, Self.copy(out, count: written))
+                    return nil
+                }
+            }
+            if let result { return result }
+            if invalid { return nil }
+            if let (at, kept) = outgrown {
+                return try foldRest(input, from: at, folded: UnsafeBufferPointer(kept), into: sink, guessing: false)
+            }
+        }
+        var total = folded.count
+        guard forEachFoldedPiece(input, from: start, { total += $0.count }) else { return nil }
         return try sink.result(capacity: total) { out in
-            var offset = 0
-            let complete = forEachFoldedPiece(input) { piece in
+            if let base = folded.baseAddress { out.initialize(from: base, count: folded.count) }
+            var offset = folded.count
+            let complete = forEachFoldedPiece(input, from: start) { piece in
                 guard let source = piece.baseAddress, offset + piece.count <= total else { return }
                 (out + offset).initialize(from: source, count: piece.count)
                 offset += piece.count
@@ -153,33 +199,100 @@ extension FoldEngine {
         }
     }
 
-    /// Folds `input` piece by piece, each cut at a safe split (a wider window when one long
-    /// combining sequence has none), and hands each piece's fold to `body`. False when the
-    /// input is not valid UTF-8.
-    private func forEachFoldedPiece(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
-        var start = 0
+    /// The first `count` bytes of `buffer` in a new allocation (the caller deallocates it).
+    private static func copy(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        let kept = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(count, 1))
+        kept.baseAddress!.initialize(from: buffer, count: count)
+        return UnsafeMutableBufferPointer(rebasing: kept[..<count])
+    }
+
+    /// What folding pieces of a text into one buffer did.
+    enum PiecesOutcome {
+        /// All of it: how many bytes it wrote in all.
+        case written(Int)
+        /// Invalid UTF-8 at this input offset.
+        case invalid(Int)
+        /// The piece that starts at input offset `input` did not fit: the pieces before it wrote
+        /// `written` bytes in all.
+        case outgrew(input: Int, written: Int)
+
+        /// The outcome of one fold of the whole text (which outgrew from its start).
+        init(_ outcome: FastOutcome) {
+            switch outcome {
+            case .written(let n): self = .written(n)
+            case .invalid(let at): self = .invalid(at)
+            case .overflow: self = .outgrew(input: 0, written: 0)
+            }
+        }
+    }
+
+    /// Folds `input` from `start` piece by piece (see ``forEachPiece(_:from:searching:_:)``) into
+    /// `out` from `at`, up to `capacity`, until a piece does not fit. A piece ends at a safe split
+    /// found within ``splitSearchBytes`` of its window's end, else with the text: a combining
+    /// sequence of a megabyte is one piece, not searched through again and again.
+    private func foldPieces(_ input: UnsafeBufferPointer<UInt8>, from start: Int, into out: UnsafeMutablePointer<UInt8>, at: Int,
+                            capacity: Int) -> PiecesOutcome {
+        var o = at
+        var outcome = PiecesOutcome.written(0)
+        forEachPiece(input, from: start, searching: Self.splitSearchBytes) { pieceStart, piece in
+            switch fastFold(piece, into: out + o, capacity: capacity - o) {
+            case .written(let n):
+                o += n
+                return true
+            case .invalid(let k):
+                outcome = .invalid(pieceStart + k)
+            case .overflow:
+                outcome = .outgrew(input: pieceStart, written: o)
+            }
+            return false
+        }
+        if case .written = outcome { return .written(o) }
+        return outcome
+    }
+
+    /// How far back from a piece's end ``foldPieces(_:from:into:at:capacity:)`` looks for a safe
+    /// split.
+    static let splitSearchBytes = 4096
+
+    /// Hands `body` the pieces of `input` from `start` (with where each starts), each cut at a
+    /// safe split, while it returns true. Where the last `searching` bytes of a piece's window
+    /// hold none, the rest of the text is one piece; with `searching` nil, the window widens
+    /// until it holds one (one long combining sequence).
+    private func forEachPiece(_ input: UnsafeBufferPointer<UInt8>, from start: Int, searching: Int? = nil,
+                              _ body: (Int, UnsafeBufferPointer<UInt8>) -> Bool) {
+        var start = start
         var window = Self.expandingPieceBytes
         while start < input.count {
             var end = input.count
             if input.count - start > window {
-                guard let k = lastSafeSplit(UnsafeBufferPointer(rebasing: input[start..<(start + window)]), from: 1) else {
+                let lowest = searching.map { max(1, window - $0) } ?? 1
+                if let k = lastSafeSplit(UnsafeBufferPointer(rebasing: input[start..<(start + window)]), from: lowest) {
+                    end = start + k
+                } else if searching == nil {
                     window *= 2
                     continue
                 }
-                end = start + k
             }
-            let piece = UnsafeBufferPointer(rebasing: input[start..<end])
+            guard body(start, UnsafeBufferPointer(rebasing: input[start..<end])) else { return }
+            start = end
+            window = Self.expandingPieceBytes
+        }
+    }
+
+    /// Folds `input` from `start` piece by piece (``forEachPiece(_:from:searching:_:)``), and hands each
+    /// piece's fold to `body`. False when the input is not valid UTF-8.
+    private func forEachFoldedPiece(_ input: UnsafeBufferPointer<UInt8>, from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        var complete = true
+        forEachPiece(input, from: start) { _, piece in
             let capacity = Self.expandedCapacity(piece.count)
-            let folded = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
+            complete = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> Bool in
                 guard case .written(let n) = fastFold(piece, into: buffer.baseAddress!, capacity: capacity) else { return false }
                 body(UnsafeBufferPointer(start: buffer.baseAddress!, count: n))
                 return true
             }
-            guard folded else { return false }
-            start = end
-            window = Self.expandingPieceBytes
+            return complete
         }
-        return true
+        return complete
     }
 
     /// Step 3: the general path, every step on scalars; the fold as UTF-8.
