@@ -380,9 +380,7 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
                                                    const cfold_quick_tables *tables) {
     const uint32_t *folds = tables->folds;
     const int32_t lowercase = tables->lowercase;
-    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40,
-                                         39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
-                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i iota = cfold_iota64();
     int64_t pos = 0, o = 0;
     while (pos < n) {
         const int64_t left = n - pos;
@@ -413,8 +411,8 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         // stop before it, short of what it must take (ideographs between Greek words: a call for
         // nothing each).
         const uint8_t lead = src[pos + plain];
-        if ((uint16_t)_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0))) {
-        } else if (tables->latin && cfold_is_latin_lead(lead)) {
+        const int suited = !(uint16_t)_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0));
+        if (suited && tables->latin && cfold_is_latin_lead(lead)) {
             int64_t w = 0;
             const int64_t r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
             if (r) {
@@ -422,7 +420,7 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
                 o += w;
                 continue;
             }
-        } else if ((lead & 0xE0) == 0xC0) {
+        } else if (suited && (lead & 0xE0) == 0xC0) {
             const uint8_t *pair = cfold_quick_pair_table(tables, lead);
             if (pair) {
                 int64_t w = 0;
