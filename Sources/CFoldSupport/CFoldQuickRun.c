@@ -121,6 +121,22 @@ void cfold_quick_pair_fill(const uint32_t *folds, uint32_t lead, uint8_t *table)
     }
 }
 
+/// Where `src[pos]` starts a three-byte code point of leads E4-EE whose page folds to itself
+/// (`tables->pages`), the portable Latin and pair steps keep its bytes: written at `out[*o]`, and
+/// 1; else (or where the room is short) 0.
+static inline int cfold_quick_keep_ideograph(const cfold_quick_tables *tables, const uint8_t *src, int64_t pos, int64_t n, uint8_t *out,
+                                             int64_t *o, int64_t room) {
+    if (!tables->pages || (uint8_t)(src[pos] - 0xE4) >= 11 || pos + 3 > n || (src[pos + 1] & 0xC0) != 0x80 || (src[pos + 2] & 0xC0) != 0x80
+        || *o + 3 > room) return 0;
+    const uint32_t page = (uint32_t)(src[pos] & 0x0F) << 4 | (uint32_t)(src[pos + 1] & 0x3F) >> 2;
+    if (!((__atomic_load_n(&tables->pages[page >> 6], __ATOMIC_RELAXED) >> (page & 63)) & 1)) return 0;
+    out[*o] = src[pos];
+    out[*o + 1] = src[pos + 1];
+    out[*o + 2] = src[pos + 2];
+    *o += 3;
+    return 1;
+}
+
 /// The pair table of `lead`'s pair, or NULL.
 static inline const uint8_t *cfold_quick_pair_table(const cfold_quick_tables *tables, uint8_t lead) {
     if (!tables->pairs || (lead & 0xE0) != 0xC0) return (const uint8_t *)0;
@@ -137,6 +153,10 @@ static int64_t cfold_quick_pair_run_portable(const uint8_t *src, int64_t n, uint
             if (a < 0x20 || o + 1 > room) break;
             out[o++] = tables->lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
             pos += 1;
+            continue;
+        }
+        if (cfold_quick_keep_ideograph(tables, src, pos, n, out, &o, room)) {
+            pos += 3;
             continue;
         }
         const uint8_t *table = cfold_quick_pair_table(tables, a);
@@ -166,6 +186,10 @@ static int64_t cfold_quick_latin_run_portable(const uint8_t *src, int64_t n, uin
             if (a < 0x20 || o + 1 > room) break;
             out[o++] = tables->lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
             pos += 1;
+            continue;
+        }
+        if (cfold_quick_keep_ideograph(tables, src, pos, n, out, &o, room)) {
+            pos += 3;
             continue;
         }
         if (!latin || !cfold_is_latin_lead(a) || pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
@@ -308,13 +332,34 @@ CFOLD_AVX512 static inline __attribute__((always_inline)) cfold_table_window cfo
 CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_table_window_write(const cfold_table_window *w, uint64_t leads,
                                                                                           __m512i first, __m512i second, int64_t left,
                                                                                           uint8_t *out, int64_t room, int64_t *written,
-                                                                                          int32_t lowercase, unsigned minimum) {
+                                                                                          int32_t lowercase, const uint64_t *pages,
+                                                                                          unsigned minimum) {
     // A lead with its continuation byte in the window, and that byte.
     const uint64_t pairLeads = leads & (w->continuation >> 1);
     const uint64_t pairEnds = pairLeads << 1;
     // The code points the table leaves to the others, from their leads.
     const uint64_t refused = _mm512_mask_cmpeq_epi8_mask(pairEnds, first, _mm512_set1_epi8((char)0xFF)) >> 1;
-    const uint64_t bad = (w->high & ~(pairLeads | pairEnds)) | w->control | ~w->within | refused;
+    // Three-byte code points whose page folds to itself, whole in the window: kept as they are.
+    // Only leads E4-EE are looked at (U+4000...U+EFFF: ideographs, Yi, Hangul syllables), not the
+    // kana, punctuation and fullwidth forms, whose pages do not.
+    uint64_t kept = 0;
+    const uint64_t ideographLeads = pages ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w->v, _mm512_set1_epi8((char)0xE4)), _mm512_set1_epi8(11)) : 0;
+    if (ideographLeads) {
+        const uint64_t threeLeads = ideographLeads & (w->continuation >> 1) & (w->continuation >> 2);
+        const __m512i pageBits = _mm512_castsi256_si512(_mm256_setr_epi64x((long long)__atomic_load_n(&pages[0], __ATOMIC_RELAXED),
+                                                                          (long long)__atomic_load_n(&pages[1], __ATOMIC_RELAXED),
+                                                                          (long long)__atomic_load_n(&pages[2], __ATOMIC_RELAXED),
+                                                                          (long long)__atomic_load_n(&pages[3], __ATOMIC_RELAXED)));
+        // At each lead, its page: the lead's low four bits, then bits 2-5 of the byte after it.
+        const __m512i next = _mm512_permutexvar_epi8(_mm512_add_epi8(cfold_iota64(), _mm512_set1_epi8(1)), w->v);
+        const __m512i page = _mm512_or_si512(_mm512_slli_epi16(_mm512_and_si512(w->v, _mm512_set1_epi8(0x0F)), 4),
+                                             _mm512_srli_epi16(_mm512_and_si512(next, _mm512_set1_epi8(0x3C)), 2));
+        const __m512i pageByte = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(page, 3), _mm512_set1_epi8(0x1F)), pageBits);
+        const __m512i bit = _mm512_permutexvar_epi8(_mm512_and_si512(page, _mm512_set1_epi8(7)), _mm512_set1_epi64(0x8040201008040201ll));
+        const uint64_t identity = threeLeads & _mm512_test_epi8_mask(pageByte, bit);
+        kept = identity | identity << 1 | identity << 2;
+    }
+    const uint64_t bad = (w->high & ~(pairLeads | pairEnds | kept)) | w->control | ~w->within | refused;
     const unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
     if (limit < minimum && (int64_t)limit < left) return 0;
     // Each lead's first byte is at the continuation byte after it.
@@ -323,7 +368,7 @@ CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_table_wi
     __m512i folded = _mm512_mask_add_epi8(w->v, upper, w->v, _mm512_set1_epi8(0x20));
     folded = _mm512_mask_mov_epi8(folded, pairEnds, second);
     folded = _mm512_mask_mov_epi8(folded, pairLeads, firstAtLead);
-    uint64_t keep = ~w->high | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
+    uint64_t keep = ~w->high | kept | (pairEnds & _mm512_test_epi8_mask(second, second)) | (pairLeads & _mm512_test_epi8_mask(firstAtLead, firstAtLead));
     if (limit < 64) keep &= (1ull << limit) - 1;
     const int64_t count = __builtin_popcountll(keep);
     if (count > room) return 0;
@@ -336,11 +381,14 @@ CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_table_wi
 /// points of the Latin table that it folds (`tables->latin`, not NULL), up to the first other byte,
 /// written to `out` (`room` bytes) with byte lookups (no gather) and one compress that drops the
 /// bytes that fold to nothing (a lead before a one-byte fold, a removed mark); as
-/// `cfold_table_window_write`. Not inlined: the step over mixed scripts calls it only where a
-/// window starts with Latin text.
-CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
-                                                                              int64_t *written, const cfold_quick_tables *tables,
-                                                                              unsigned minimum) {
+/// `cfold_table_window_write`, which also keeps the ideographs of `pages` where it is not NULL
+/// (the wrappers below: each not inlined, since the step over mixed scripts calls it only where a
+/// window starts with Latin text or ideographs, and without the ideographs' work where `pages` is
+/// NULL).
+CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_quick_latin_window_with(const uint8_t *src, int64_t left, uint8_t *out,
+                                                                                               int64_t room, int64_t *written,
+                                                                                               const cfold_quick_tables *tables,
+                                                                                               const uint64_t *pages, unsigned minimum) {
     const uint8_t *latin = tables->latin;
     const cfold_table_window w = cfold_table_window_load(src, left);
     const uint64_t leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w.v, _mm512_set1_epi8((char)0xC2)), _mm512_set1_epi8(5))
@@ -358,22 +406,53 @@ CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(c
     __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 384), index, _mm512_loadu_si512(latin + 448));
     second = _mm512_mask_mov_epi8(second, half1, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 512), index, _mm512_loadu_si512(latin + 576)));
     second = _mm512_mask_mov_epi8(second, half2, _mm512_permutex2var_epi8(_mm512_loadu_si512(latin + 640), index, _mm512_loadu_si512(latin + 704)));
-    return cfold_table_window_write(&w, leads, first, second, left, out, room, written, tables->lowercase, minimum);
+    return cfold_table_window_write(&w, leads, first, second, left, out, room, written, tables->lowercase, pages, minimum);
 }
 
 /// The pair step on the 64 bytes at `src`: as `cfold_quick_latin_window`, for plain ASCII and the
 /// code points of one pair of leads (`lead` even: Cyrillic D0-D1, Greek CE-CF) that its table
 /// (`table`, `CFOLD_QUICK_PAIR_BYTES`) folds: one lookup a half.
-CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_pair_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
-                                                                             int64_t *written, const uint8_t *table, uint8_t lead,
-                                                                             int32_t lowercase, unsigned minimum) {
+CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_quick_pair_window_with(const uint8_t *src, int64_t left, uint8_t *out,
+                                                                                              int64_t room, int64_t *written,
+                                                                                              const uint8_t *table, uint8_t lead,
+                                                                                              int32_t lowercase, const uint64_t *pages,
+                                                                                              unsigned minimum) {
     const cfold_table_window w = cfold_table_window_load(src, left);
     const uint64_t leads = _mm512_cmpeq_epi8_mask(_mm512_and_si512(w.v, _mm512_set1_epi8((char)0xFE)), _mm512_set1_epi8((char)lead));
     // At each continuation byte: its lead's low bit (the row) at bit 6, its own low six bits.
     const __m512i index = _mm512_ternarylogic_epi32(_mm512_slli_epi16(w.before, 6), w.v, _mm512_set1_epi8(0x40), 0xE4);
     const __m512i first = _mm512_permutex2var_epi8(_mm512_loadu_si512(table), index, _mm512_loadu_si512(table + 64));
     const __m512i second = _mm512_permutex2var_epi8(_mm512_loadu_si512(table + 128), index, _mm512_loadu_si512(table + 192));
-    return cfold_table_window_write(&w, leads, first, second, left, out, room, written, lowercase, minimum);
+    return cfold_table_window_write(&w, leads, first, second, left, out, room, written, lowercase, pages, minimum);
+}
+
+/// The Latin window.
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
+                                                                              int64_t *written, const cfold_quick_tables *tables,
+                                                                              unsigned minimum) {
+    return cfold_quick_latin_window_with(src, left, out, room, written, tables, (const uint64_t *)0, minimum);
+}
+
+/// The Latin window that also keeps the ideographs of `tables->pages` (not NULL).
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_latin_ideograph_window(const uint8_t *src, int64_t left, uint8_t *out,
+                                                                                        int64_t room, int64_t *written,
+                                                                                        const cfold_quick_tables *tables, unsigned minimum) {
+    return cfold_quick_latin_window_with(src, left, out, room, written, tables, tables->pages, minimum);
+}
+
+/// The pair window.
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_pair_window(const uint8_t *src, int64_t left, uint8_t *out, int64_t room,
+                                                                             int64_t *written, const uint8_t *table, uint8_t lead,
+                                                                             int32_t lowercase, unsigned minimum) {
+    return cfold_quick_pair_window_with(src, left, out, room, written, table, lead, lowercase, (const uint64_t *)0, minimum);
+}
+
+/// The pair window that also keeps the ideographs of `pages` (not NULL).
+CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_pair_ideograph_window(const uint8_t *src, int64_t left, uint8_t *out,
+                                                                                       int64_t room, int64_t *written, const uint8_t *table,
+                                                                                       uint8_t lead, int32_t lowercase, const uint64_t *pages,
+                                                                                       unsigned minimum) {
+    return cfold_quick_pair_window_with(src, left, out, room, written, table, lead, lowercase, pages, minimum);
 }
 
 CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
@@ -408,30 +487,38 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         // when it takes 16 bytes or more.
         // Text of one pair of leads (Cyrillic, Greek): the pair step, likewise.
         // Not where a three- or four-byte code point starts in the first 16 bytes: the window would
-        // stop before it, short of what it must take (ideographs between Greek words: a call for
-        // nothing each).
+        // stop before it, short of what it must take. Except ideographs (leads E4-EE, pages that
+        // fold to themselves) where nothing else of three bytes or more is in the window: then the
+        // window of its first two-byte lead's table (or the Latin one, where it has none) that also
+        // keeps them (ideographs between Greek words), a function apart so that the others do not
+        // pay for it.
         const uint8_t lead = src[pos + plain];
-        const int suited = !(uint16_t)_mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0));
-        if (suited && tables->latin && cfold_is_latin_lead(lead)) {
-            int64_t w = 0;
-            const int64_t r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
-            if (r) {
-                pos += r;
-                o += w;
-                continue;
+        const uint64_t wide = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0));
+        int64_t r = 0, w = 0;
+        if (!(uint16_t)wide) {
+            if (tables->latin && cfold_is_latin_lead(lead)) {
+                r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
+            } else if ((lead & 0xE0) == 0xC0) {
+                const uint8_t *pair = cfold_quick_pair_table(tables, lead);
+                if (pair) r = cfold_quick_pair_window(src + pos, left, out + o, room - o, &w, pair, lead & 0xFE, lowercase, CFOLD_QUICK_LATIN_MINIMUM);
             }
-        } else if (suited && (lead & 0xE0) == 0xC0) {
-            const uint8_t *pair = cfold_quick_pair_table(tables, lead);
-            if (pair) {
-                int64_t w = 0;
-                const int64_t r = cfold_quick_pair_window(src + pos, left, out + o, room - o, &w, pair, lead & 0xFE, lowercase,
+        } else if (tables->pages && !(wide & ~_mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xE4)), _mm512_set1_epi8(11)))) {
+            const uint64_t twoByteLeads = _mm512_mask_cmplt_epu8_mask(within, _mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(0x20));
+            const uint8_t first2 = twoByteLeads ? src[pos + __builtin_ctzll(twoByteLeads)] : 0;
+            if (tables->latin && (!first2 || cfold_is_latin_lead(first2))) {
+                r = cfold_quick_latin_ideograph_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
+            } else {
+                const uint8_t *pair = cfold_quick_pair_table(tables, first2);
+                if (pair) {
+                    r = cfold_quick_pair_ideograph_window(src + pos, left, out + o, room - o, &w, pair, first2 & 0xFE, lowercase, tables->pages,
                                                           CFOLD_QUICK_LATIN_MINIMUM);
-                if (r) {
-                    pos += r;
-                    o += w;
-                    continue;
                 }
             }
+        }
+        if (r) {
+            pos += r;
+            o += w;
+            continue;
         }
         // Lead bytes, and where their lengths say continuation bytes must be: the first byte where
         // the two differ, or a control byte or a four-byte lead, ends what this step may fold.
@@ -518,14 +605,18 @@ int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, ui
     static const uint8_t none[CFOLD_QUICK_PAIR_BYTES] = { [0 ... 127] = 0xFF };
     int64_t pos = 0, o = 0;
     while (pos < n) {
-        // The pair of the window's first byte that is not ASCII.
+        // The pair of the window's first two-byte lead, as the step over mixed scripts takes it.
         int64_t k = pos;
-        while (k < n && k < pos + 64 && src[k] < 0x80) k++;
+        while (k < n && k < pos + 64 && (src[k] & 0xE0) != 0xC0) k++;
         const uint8_t lead = k < n && k < pos + 64 ? src[k] : 0;
         const uint8_t *table = cfold_quick_pair_table(tables, lead);
         int64_t w = 0;
-        const int64_t r = cfold_quick_pair_window(src + pos, n - pos, out + o, room - o, &w, table ? table : none, table ? lead & 0xFE : 0,
-                                                  tables->lowercase, 1);
+        // With page bits, the window that keeps ideographs; else the plain one.
+        const int64_t r = tables->pages
+            ? cfold_quick_pair_ideograph_window(src + pos, n - pos, out + o, room - o, &w, table ? table : none, table ? lead & 0xFE : 0,
+                                                tables->lowercase, tables->pages, 1)
+            : cfold_quick_pair_window(src + pos, n - pos, out + o, room - o, &w, table ? table : none, table ? lead & 0xFE : 0,
+                                      tables->lowercase, 1);
         if (!r) break;
         pos += r;
         o += w;
@@ -540,7 +631,8 @@ int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, u
     int64_t pos = 0, o = 0;
     while (pos < n) {
         int64_t w = 0;
-        const int64_t r = cfold_quick_latin_window(src + pos, n - pos, out + o, room - o, &w, tables, 1);
+        const int64_t r = tables->pages ? cfold_quick_latin_ideograph_window(src + pos, n - pos, out + o, room - o, &w, tables, 1)
+                                        : cfold_quick_latin_window(src + pos, n - pos, out + o, room - o, &w, tables, 1);
         if (!r) break;
         pos += r;
         o += w;

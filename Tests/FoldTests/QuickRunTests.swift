@@ -89,7 +89,7 @@ import Testing
             let guardBytes = 80
             folds.withUnsafeBufferPointer { table in voicing.withUnsafeBufferPointer { voicingTable in
                 var tables = cfold_quick_tables(folds: table.baseAddress, voicing: composes ? voicingTable.baseAddress : nil, marks: marks,
-                                                lowercase: lowercase, latin: nil, pairs: nil)
+                                                lowercase: lowercase, latin: nil, pairs: nil, pages: nil)
                 var expected = [UInt8](repeating: 0, count: room + guardBytes)
                 var expectedWritten: Int64 = 0
                 let expectedRead = Int(cfold_quick_run_portable(bytes, Int64(n), &expected, Int64(room), &expectedWritten, &tables))
@@ -144,7 +144,7 @@ import Testing
         var rng = seededGenerator(0x1A71)
         let latinValues = Array(UInt32(0x80)..<0x1C0) + Array(UInt32(0x300)..<0x340)
         var failures: [String] = []
-        var longRuns = 0, removedRead = 0, twoByteRead = 0, shortRoom = 0
+        var longRuns = 0, removedRead = 0, twoByteRead = 0, shortRoom = 0, ideographsRead = 0
         for round in 0..<6_000 {
             // Half the rounds clean: only folds the Latin step takes, and few bytes that stop it.
             let clean = Bool.random(using: &rng)
@@ -162,11 +162,13 @@ import Testing
             for value in [0x430, 0x431, 0x3B1, 0x1EA1] { folds[value] = 0x80B0D0 }
             var latin = [UInt8](repeating: 0, count: Int(CFOLD_QUICK_LATIN_BYTES))
             cfold_quick_latin_fill(folds, &latin)
+            let (pages, ideograph) = ideographPages(&folds, &rng)
             let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
             let length = Int.random(in: 0...300, using: &rng)
             var bytes: [UInt8] = []
             while bytes.count < length {
                 switch clean ? Int.random(in: 0..<900, using: &rng) + (Int.random(in: 0..<300, using: &rng) == 0 ? 100 : 0) : Int.random(in: 0..<1000, using: &rng) {
+                case 0..<60 where pages != nil: bytes += ideograph(&rng)
                 case 0..<450: bytes.append(UInt8.random(in: 0x20...0x7E, using: &rng))
                 case 450..<800:
                     let value = latinValues.randomElement(using: &rng)!
@@ -185,22 +187,31 @@ import Testing
             let ample = Int.random(in: 0..<4, using: &rng) != 0
             let room = ample ? 2 * n : Int.random(in: 0...n, using: &rng)
             if !ample { shortRoom += 1 }
-            folds.withUnsafeBufferPointer { table in latin.withUnsafeBufferPointer { latinTable in
+            folds.withUnsafeBufferPointer { table in latin.withUnsafeBufferPointer { latinTable in (pages ?? []).withUnsafeBufferPointer { pageBits in
                 let with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: latinTable.baseAddress,
-                                             pairs: nil)
+                                             pairs: nil, pages: pages == nil ? nil : pageBits.baseAddress)
                 var without = with
                 without.latin = nil
+                without.pages = nil
                 let (wrong, expectedRead, long) = checkTableStep("Latin", cfold_quick_latin_run_at, bytes: bytes, room: room, ample: ample, with: with, without: without)
-                for k in stride(from: 0, to: expectedRead, by: 1) where bytes[k] >= 0xC2 {
-                    let value = UInt32(bytes[k] & 0x1F) << 6 | UInt32(bytes[k + 1] & 0x3F)
-                    if folds[Int(value)] == CFOLD_QUICK_REMOVED { removedRead += 1 } else if folds[Int(value)] > 0xFF { twoByteRead += 1 }
+                var k = 0
+                while k < expectedRead {
+                    if bytes[k] >= 0xE0 { ideographsRead += 1; k += 3; continue }
+                    if bytes[k] >= 0xC2 {
+                        let value = UInt32(bytes[k] & 0x1F) << 6 | UInt32(bytes[k + 1] & 0x3F)
+                        if folds[Int(value)] == CFOLD_QUICK_REMOVED { removedRead += 1 } else if folds[Int(value)] > 0xFF { twoByteRead += 1 }
+                        k += 2
+                        continue
+                    }
+                    k += 1
                 }
                 if long { longRuns += 1 }
                 if !wrong.isEmpty { failures.append("round \(round) n \(n) room \(room): \(wrong) \(bytes)") }
-            } }
+            } } }
             if failures.count > 10 { break }
         }
         expectNoFailures(failures, "Latin steps")
+        #expect(ideographsRead > 3_000, "\(ideographsRead) ideographs read")
         #expect(longRuns > 300, "\(longRuns) Latin runs of 64 bytes or more")
         #expect(removedRead > 1_000 && twoByteRead > 1_000, "\(removedRead) removed, \(twoByteRead) two-byte folds read")
         #expect(shortRoom > 1_000, "\(shortRoom) rounds with less room")
@@ -214,7 +225,7 @@ import Testing
     @Test func pairStepEqualsThePortableSteps() {
         var rng = seededGenerator(0x9A12)
         var failures: [String] = []
-        var longRuns = 0, tablesRead = 0, shortRoom = 0
+        var longRuns = 0, tablesRead = 0, shortRoom = 0, ideographsRead = 0
         for round in 0..<6_000 {
             let clean = Bool.random(using: &rng)
             var folds = [UInt32](repeating: 0, count: 0x10000)
@@ -233,12 +244,14 @@ import Testing
                 tables.withUnsafeMutableBufferPointer { cfold_quick_pair_fill(folds, UInt32(0xC0 | pair << 1), $0.baseAddress! + pair * Int(CFOLD_QUICK_PAIR_BYTES)) }
             }
             let pairs = [0xD0, 0xCE, 0xC4, 0xD6, 0xDE].shuffled(using: &rng)
+            let (pages, ideograph) = ideographPages(&folds, &rng)
             let lowercase: Int32 = Bool.random(using: &rng) ? 1 : 0
             let length = Int.random(in: 0...300, using: &rng)
             var bytes: [UInt8] = []
             var lead = pairs[0]
             while bytes.count < length {
                 switch clean ? Int.random(in: 0..<900, using: &rng) + (Int.random(in: 0..<300, using: &rng) == 0 ? 100 : 0) : Int.random(in: 0..<1000, using: &rng) {
+                case 0..<60 where pages != nil: bytes += ideograph(&rng)
                 case 0..<350: bytes.append(UInt8.random(in: 0x20...0x7E, using: &rng))
                 case 350..<800:
                     if Int.random(in: 0..<20, using: &rng) == 0 { lead = pairs[Int.random(in: 0..<3, using: &rng)] }
@@ -258,20 +271,23 @@ import Testing
             if !ample { shortRoom += 1 }
             folds.withUnsafeBufferPointer { table in tables.withUnsafeMutableBufferPointer { pairTables in
                 let slots: [UnsafeMutableRawPointer?] = (0..<16).map { present[$0] ? UnsafeMutableRawPointer(pairTables.baseAddress! + $0 * Int(CFOLD_QUICK_PAIR_BYTES)) : nil }
-                slots.withUnsafeBufferPointer { slotPointers in
+                slots.withUnsafeBufferPointer { slotPointers in (pages ?? []).withUnsafeBufferPointer { pageBits in
                     let with = cfold_quick_tables(folds: table.baseAddress, voicing: nil, marks: (0, 0, 0, 0), lowercase: lowercase, latin: nil,
-                                                  pairs: slotPointers.baseAddress)
+                                                  pairs: slotPointers.baseAddress, pages: pages == nil ? nil : pageBits.baseAddress)
                     var without = with
                     without.pairs = nil
+                    without.pages = nil
                     let (wrong, expectedRead, long) = checkTableStep("pair", cfold_quick_pair_run_at, bytes: bytes, room: room, ample: ample, with: with, without: without)
-                    tablesRead += bytes[..<expectedRead].filter { $0 >= 0xC2 }.count
+                    tablesRead += bytes[..<expectedRead].filter { $0 >= 0xC2 && $0 < 0xE0 }.count
+                    ideographsRead += bytes[..<expectedRead].filter { $0 >= 0xE0 }.count
                     if long { longRuns += 1 }
                     if !wrong.isEmpty { failures.append("round \(round) n \(n) room \(room): \(wrong) \(bytes)") }
-                }
+                } }
             } }
             if failures.count > 10 { break }
         }
         expectNoFailures(failures, "pair steps")
+        #expect(ideographsRead > 3_000, "\(ideographsRead) ideographs read")
         #expect(longRuns > 300, "\(longRuns) pair runs of 64 bytes or more")
         #expect(tablesRead > 50_000, "\(tablesRead) two-byte code points read")
         #expect(shortRoom > 1_000, "\(shortRoom) rounds with less room")
@@ -317,6 +333,33 @@ import Testing
             }
         }
         return (wrong, expectedRead, long)
+    }
+
+    /// Random page bits for the Latin and pair steps' ideographs (nil in a quarter of the rounds):
+    /// a few pages of U+4000...U+EFFF (leads E4-EE) whose every code point's word in `folds` is
+    /// set to its own three bytes, as the fold's tables have them where a page folds to itself;
+    /// and the bytes of one code point of those pages (kept by the steps), of a page of the same
+    /// leads without its bit (a word of its own, which stops them) or of U+3000...U+30FF (kana
+    /// and CJK punctuation, never a page that folds to itself).
+    private func ideographPages(_ folds: inout [UInt32], _ rng: inout SeededGenerator) -> (pages: [UInt64]?, pick: (inout SeededGenerator) -> [UInt8]) {
+        guard Int.random(in: 0..<4, using: &rng) != 0 else { return (nil, { _ in [0xE4, 0xB8, 0x80] }) }
+        var pages = [UInt64](repeating: 0, count: 4)
+        let candidates = (0x40...0xEF).filter { !(0xD8...0xDF).contains($0) }  // no surrogates
+        let chosen = (0..<Int.random(in: 1...6, using: &rng)).map { _ in candidates.randomElement(using: &rng)! }
+        for page in chosen {
+            pages[page >> 6] |= 1 << UInt64(page & 63)
+            for value in (page << 8)..<((page + 1) << 8) {
+                let bytes = Array(String(Unicode.Scalar(UInt32(value))!).utf8)
+                folds[value] = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16
+            }
+        }
+        let without = candidates.filter { page in !chosen.contains(page) }.randomElement(using: &rng)!
+        for value in (without << 8)..<((without + 1) << 8) where Bool.random(using: &rng) { folds[value] = 0x80_80E4 }
+        return (pages, { rng in
+            let roll = Int.random(in: 0..<10, using: &rng)
+            let page = roll < 7 ? chosen.randomElement(using: &rng)! : roll < 9 ? without : 0x30
+            return Array(String(Unicode.Scalar(UInt32(page << 8 | Int.random(in: 0...255, using: &rng)))!).utf8)
+        })
     }
 
     /// A kana (halfwidth or not) and none to two voicing marks after it, in UTF-8.

@@ -63,6 +63,11 @@ typedef struct {
     /// loads (tables are published as the fold builds its pages); or NULL for none: text of ASCII and
     /// the letters of one pair (Cyrillic, Greek) goes 64 bytes a step without a gather.
     void *const *pairs;
+    /// 4 words, read with relaxed loads: bit p & 63 of word p >> 6 set when every code point of
+    /// page U+0000 + 256 p folds to itself as three bytes (never below U+0800 nor among the
+    /// surrogates: `cfold_wide_tables.pages`), or NULL: the Latin and pair steps keep such code
+    /// points (ideographs between Greek words) as they are.
+    const uint64_t *pages;
 } cfold_quick_tables;
 
 /// A pair table's size: the Latin table's two bytes for each of the 128 code points of a pair of
@@ -91,7 +96,8 @@ int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, ui
 void cfold_quick_latin_fill(const uint32_t *folds, uint8_t *latin);
 
 /// The Latin step alone, for the tests: from `src`, each 64 bytes (or the text's last bytes) of
-/// plain ASCII and the code points the Latin table folds, up to the first other code point, at
+/// plain ASCII, the code points the Latin table folds and the three-byte code points of the pages
+/// that fold to themselves (`pages`), up to the first other code point, at
 /// level 3 (AVX-512) or the portable way (any other level); what `cfold_quick_run` writes for the
 /// bytes it reads. Returns how many bytes it read; `*written` how many it wrote.
 int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,

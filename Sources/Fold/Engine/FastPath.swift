@@ -554,7 +554,7 @@ extension FoldEngine {
         guard let folds = table.quickFolds else { return (0, 0, QuickWord(raw: 0), -1) }
         var tables = cfold_quick_tables(folds: folds, voicing: steps.composes ? UnsafePointer(table.kanaVoicing) : nil,
                                         marks: table.voicingMarkWords, lowercase: caseOnly ? 1 : 0, latin: table.quickLatinTable(),
-                                        pairs: UnsafePointer(table.quickPairSlots))
+                                        pairs: UnsafePointer(table.quickPairSlots), pages: table.widePages)
         var read = 0, written = 0, lastStart = -1
         var last = QuickWord(raw: 0)
         while true {
