@@ -143,42 +143,14 @@ static inline const uint8_t *cfold_quick_pair_table(const cfold_quick_tables *ta
     return (const uint8_t *)__atomic_load_n(&tables->pairs[(lead - 0xC0) >> 1], __ATOMIC_ACQUIRE);
 }
 
-/// The portable pair step: what the vector one must equal.
-static int64_t cfold_quick_pair_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                                             const cfold_quick_tables *tables) {
-    int64_t pos = 0, o = 0;
-    while (pos < n) {
-        const uint8_t a = src[pos];
-        if (a < 0x80) {
-            if (a < 0x20 || o + 1 > room) break;
-            out[o++] = tables->lowercase && (uint8_t)(a - 'A') < 26 ? (uint8_t)(a + 0x20) : a;
-            pos += 1;
-            continue;
-        }
-        if (cfold_quick_keep_ideograph(tables, src, pos, n, out, &o, room)) {
-            pos += 3;
-            continue;
-        }
-        const uint8_t *table = cfold_quick_pair_table(tables, a);
-        if (!table || pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
-        const unsigned index = (a & 1) * 64 + (src[pos + 1] & 0x3F);
-        const uint8_t first = table[index], second = table[128 + index];
-        if (first == 0xFF || o + (first != 0) + (second != 0) > room) break;
-        if (first) out[o++] = first;
-        if (second) out[o++] = second;
-        pos += 2;
-    }
-    *written = o;
-    return pos;
-}
-
 /// Whether `b` is a lead byte of the Latin table: C2...C6 or CC.
 static inline int cfold_is_latin_lead(uint8_t b) { return (uint8_t)(b - 0xC2) < 5 || b == 0xCC; }
 
-/// The portable Latin step: what the vector one must equal.
-static int64_t cfold_quick_latin_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
-                                              const cfold_quick_tables *tables) {
-    const uint8_t *latin = tables->latin;
+/// The portable Latin step (`latin` not 0: the Latin table, `tables->latin`) or pair step (each
+/// code point's pair table, `tables->pairs`): what the vector ones must equal. They differ only in
+/// where a two-byte code point's two bytes are looked up.
+static int64_t cfold_quick_table_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
+                                              const cfold_quick_tables *tables, int latin) {
     int64_t pos = 0, o = 0;
     while (pos < n) {
         const uint8_t a = src[pos];
@@ -192,9 +164,23 @@ static int64_t cfold_quick_latin_run_portable(const uint8_t *src, int64_t n, uin
             pos += 3;
             continue;
         }
-        if (!latin || !cfold_is_latin_lead(a) || pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
-        const unsigned index = (a == 0xCC ? 5u : (unsigned)(a - 0xC2)) * 64 + (src[pos + 1] & 0x3F);
-        const uint8_t first = latin[index], second = latin[384 + index];
+        // The table and the entry of the code point: the Latin table's row (C2...C6 0...4, CC 5)
+        // and its halves of 384 bytes, or the pair's table, its row (the lead's low bit) and its
+        // halves of 128.
+        const uint8_t *table;
+        unsigned row, half;
+        if (latin) {
+            table = cfold_is_latin_lead(a) ? tables->latin : (const uint8_t *)0;
+            row = a == 0xCC ? 5u : (unsigned)(a - 0xC2);
+            half = CFOLD_QUICK_LATIN_BYTES / 2;
+        } else {
+            table = cfold_quick_pair_table(tables, a);
+            row = a & 1;
+            half = CFOLD_QUICK_PAIR_BYTES / 2;
+        }
+        if (!table || pos + 2 > n || (src[pos + 1] & 0xC0) != 0x80) break;
+        const unsigned index = row * 64 + (src[pos + 1] & 0x3F);
+        const uint8_t first = table[index], second = table[half + index];
         if (first == 0xFF || o + (first != 0) + (second != 0) > room) break;
         if (first) out[o++] = first;
         if (second) out[o++] = second;
@@ -600,7 +586,7 @@ int32_t cfold_quick_run_level(void) {
 
 int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                 const cfold_quick_tables *tables) {
-    if (level < 3 || cfold_quick_run_level() < 3) return cfold_quick_pair_run_portable(src, n, out, room, written, tables);
+    if (level < 3 || cfold_quick_run_level() < 3) return cfold_quick_table_run_portable(src, n, out, room, written, tables, 0);
     // A table that takes nothing: for a window of ASCII, or one whose pair has no table.
     static const uint8_t none[CFOLD_QUICK_PAIR_BYTES] = { [0 ... 127] = 0xFF };
     int64_t pos = 0, o = 0;
@@ -627,7 +613,7 @@ int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, ui
 
 int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                  const cfold_quick_tables *tables) {
-    if (level < 3 || cfold_quick_run_level() < 3 || !tables->latin) return cfold_quick_latin_run_portable(src, n, out, room, written, tables);
+    if (level < 3 || cfold_quick_run_level() < 3 || !tables->latin) return cfold_quick_table_run_portable(src, n, out, room, written, tables, 1);
     int64_t pos = 0, o = 0;
     while (pos < n) {
         int64_t w = 0;
@@ -659,13 +645,13 @@ int32_t cfold_quick_run_level(void) { return 0; }
 int64_t cfold_quick_latin_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                  const cfold_quick_tables *tables) {
     (void)level;
-    return cfold_quick_latin_run_portable(src, n, out, room, written, tables);
+    return cfold_quick_table_run_portable(src, n, out, room, written, tables, 1);
 }
 
 int64_t cfold_quick_pair_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                 const cfold_quick_tables *tables) {
     (void)level;
-    return cfold_quick_pair_run_portable(src, n, out, room, written, tables);
+    return cfold_quick_table_run_portable(src, n, out, room, written, tables, 0);
 }
 
 int64_t cfold_quick_run_at(int32_t level, const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
