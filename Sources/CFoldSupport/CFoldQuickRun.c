@@ -2,6 +2,19 @@
 #include "CFoldQuickRun.h"
 #include "CFoldWideRun.h"
 
+/// The word of the composite of a kana and the voicing mark after it (`mark`, its code point),
+/// when `kana` is the word of one kana of three bytes (E3 80...83 xx) that composes with it
+/// (`tables->voicing`, not NULL, and `tables->marks`): the composite's three bytes, E3 first; else 0.
+static inline uint32_t cfold_quick_composite(const cfold_quick_tables *tables, uint32_t kana, uint32_t mark) {
+    const uint32_t k = mark - 0x3099 < 2 ? mark - 0x3099 : mark - 0xFF9E < 2 ? mark - 0xFF9E + 2 : 4;
+    if (k == 4 || !tables->marks[k]) return 0;
+    if ((kana & 0xFF0000FFu) != 0xE3 || (kana & 0x3C00) != 0) return 0;  // U+3000...U+30FF: E3 80...83 xx
+    const uint32_t index = ((kana >> 8) & 0x03) << 6 | ((kana >> 16) & 0x3F);
+    const uint32_t composite = tables->voicing[index << 1 | (tables->marks[k] - 0x3099)];
+    if (!composite) return 0;
+    return 0xE3u | (0x80u | ((composite >> 6) & 0x3F)) << 8 | (0x80u | (composite & 0x3F)) << 16;
+}
+
 /// At `src[at]` (`at` bytes read by this call before it), a code point the step folds only
 /// here: a voiced kana (`CFOLD_QUICK_VOICED`, six bytes written) or a voicing mark after a kana that
 /// composes with it (the kana's three bytes written last overwritten by the composite). How many
@@ -19,20 +32,15 @@ static inline int64_t cfold_quick_special(const uint8_t *src, int64_t at, int64_
         return 3;
     }
     if (fold || !tables->voicing || at < 3) return 0;
-    const uint32_t k = value - 0x3099 < 2 ? value - 0x3099 : value - 0xFF9E < 2 ? value - 0xFF9E + 2 : 4;
-    if (k == 4 || !tables->marks[k]) return 0;
     // The code point before it: three bytes (read by this call) whose word is one kana of three
     // bytes, the last bytes written.
     const uint8_t *p = src + at - 3;
     if ((p[0] & 0xF0) != 0xE0) return 0;
     const uint32_t before = (uint32_t)(p[0] & 0x0F) << 12 | (uint32_t)(p[1] & 0x3F) << 6 | (uint32_t)(p[2] & 0x3F);
-    const uint32_t kana = __atomic_load_n(&tables->folds[before], __ATOMIC_RELAXED);
-    if ((kana & 0xFF0000FFu) != 0xE3 || (kana & 0x3C00) != 0) return 0;  // U+3000...U+30FF: E3 80...83 xx
-    const uint32_t index = ((kana >> 8) & 0x03) << 6 | ((kana >> 16) & 0x3F);
-    const uint32_t composite = tables->voicing[index << 1 | (tables->marks[k] - 0x3099)];
+    const uint32_t composite = cfold_quick_composite(tables, __atomic_load_n(&tables->folds[before], __ATOMIC_RELAXED), value);
     if (!composite) return 0;
-    out[*o - 2] = (uint8_t)(0x80 | ((composite >> 6) & 0x3F));
-    out[*o - 1] = (uint8_t)(0x80 | (composite & 0x3F));
+    out[*o - 2] = (uint8_t)(composite >> 8);
+    out[*o - 1] = (uint8_t)(composite >> 16);
     return 3;
 }
 
@@ -230,12 +238,49 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes_voiced(__m512i folded, __m
     return take;
 }
 
+/// In the lanes of `cfold_quick_lanes` (code points `value`, words `*folded`, `three` the valid
+/// code points of three bytes), each voicing mark (word 0) right after a kana of three bytes in the
+/// lane before it that composes with it (as `cfold_quick_special` composes them): the kana's word
+/// becomes the composite's and the mark's `CFOLD_QUICK_REMOVED`, so that the lanes go on past it
+/// (ｶﾞ to が). A mark after a mark composes with nothing. The lanes it composed.
+CFOLD_AVX512 static inline __attribute__((always_inline)) __mmask16 cfold_quick_lanes_compose(__m512i *folded, __m512i value, __mmask16 three, const cfold_quick_tables *tables) {
+    // Which of the four marks (U+3099, U+309A, U+FF9E, U+FF9F: 0...3) each lane is, and what it
+    // folds to alone there (0x3099, 0x309A, or 0 where it composes with nothing).
+    const __m512i k1 = _mm512_sub_epi32(value, _mm512_set1_epi32(0x3099)), k2 = _mm512_sub_epi32(value, _mm512_set1_epi32(0xFF9E));
+    const __m512i k = _mm512_mask_add_epi32(_mm512_mask_mov_epi32(_mm512_set1_epi32(4), _mm512_cmplt_epu32_mask(k1, _mm512_set1_epi32(2)), k1),
+                                            _mm512_cmplt_epu32_mask(k2, _mm512_set1_epi32(2)), k2, _mm512_set1_epi32(2));
+    const __m512i marks = _mm512_zextsi128_si512(_mm_loadu_si128((const __m128i *)(const void *)tables->marks));
+    const __m512i mark = _mm512_permutexvar_epi32(k, marks);
+    const __mmask16 isMark = _mm512_mask_cmplt_epu32_mask(three & ~_mm512_test_epi32_mask(*folded, *folded), k, _mm512_set1_epi32(4))
+        & _mm512_test_epi32_mask(mark, mark);
+    // The word of the lane before each: one kana of three bytes (E3 80...83 xx) in a lane of three bytes.
+    const __m512i before = _mm512_alignr_epi32(*folded, _mm512_setzero_si512(), 15);
+    const __mmask16 kana = _mm512_cmpeq_epi32_mask(_mm512_and_si512(before, _mm512_set1_epi32((int)0xFF003CFFu)), _mm512_set1_epi32(0xE3))
+        & (__mmask16)(three << 1);
+    const __mmask16 candidates = isMark & kana;
+    if (!candidates) return 0;
+    const __m512i index = _mm512_or_si512(_mm512_slli_epi32(_mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(before, 8), _mm512_set1_epi32(3)), 6),
+                                                                            _mm512_and_si512(_mm512_srli_epi32(before, 16), _mm512_set1_epi32(0x3F))), 1),
+                                          _mm512_sub_epi32(mark, _mm512_set1_epi32(0x3099)));
+    const __m512i composite = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), candidates, index, (const void *)tables->voicing, 4);
+    const __mmask16 composed = _mm512_test_epi32_mask(composite, composite);
+    // The composite's three bytes, in the lane before.
+    const __m512i word = _mm512_ternarylogic_epi32(_mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(composite, 6), _mm512_set1_epi32(0x3F)), 8),
+                                                   _mm512_slli_epi32(_mm512_and_si512(composite, _mm512_set1_epi32(0x3F)), 16),
+                                                   _mm512_set1_epi32(0x8080E3), 0xFE);
+    *folded = _mm512_mask_mov_epi32(*folded, (__mmask16)(composed >> 1), _mm512_alignr_epi32(_mm512_setzero_si512(), word, 1));
+    *folded = _mm512_mask_mov_epi32(*folded, composed, _mm512_set1_epi32((int)CFOLD_QUICK_REMOVED));
+    return composed;
+}
+
 /// Folds up to sixteen code points whose lead bytes (`b0`), second and third bytes are in the low
 /// sixteen bytes of each vector, `lanes` of them (1...16), into `out` at `*o`: how many it folded
 /// (fewer than `lanes` at the first code point the step leaves to the fold loop, or none when the
 /// folds of all `lanes` would not fit in the room).
 CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __m512i b2, unsigned lanes, uint8_t *out, int64_t *o,
-                                                      int64_t room, const uint32_t *folds, int32_t lowercase) {
+                                                      int64_t room, const cfold_quick_tables *tables) {
+    const uint32_t *folds = tables->folds;
+    const int32_t lowercase = tables->lowercase;
     const __m512i d0 = _mm512_cvtepu8_epi32(_mm512_castsi512_si128(b0));
     const __m512i c1 = _mm512_and_si512(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(b1)), _mm512_set1_epi32(0x3F));
     const __m512i c2 = _mm512_and_si512(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(b2)), _mm512_set1_epi32(0x3F));
@@ -259,10 +304,12 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes(__m512i b0, __m512i b1, __
     const __mmask16 upper = lowercase ? _mm512_mask_cmplt_epu32_mask(ascii, _mm512_sub_epi32(d0, _mm512_set1_epi32('A')), _mm512_set1_epi32(26)) : 0;
     folded = _mm512_mask_mov_epi32(folded, ascii, _mm512_mask_or_epi32(d0, upper, d0, _mm512_set1_epi32(0x20)));
     const __mmask16 present = _mm512_test_epi32_mask(folded, folded);
+    __mmask16 stop = inLanes & ~(present & ~invalid);
+    // Voicing marks that compose with the kana before them, off the common path.
+    if (__builtin_expect(stop != 0, 0) && tables->voicing) stop &= ~cfold_quick_lanes_compose(&folded, value, three & ~invalid, tables);
     // A fold's bytes are its word's bytes that are not 0: byte k of lane j is written when it is
     // not 0 and j < take.
     uint64_t bytes = _mm512_test_epi8_mask(folded, folded);
-    __mmask16 stop = inLanes & ~(present & ~invalid);
     if (__builtin_expect((bytes & 0x8888888888888888ull) != 0, 0)) {
         // A word of four bytes (ᾳ to αι) in some lane, a voiced kana (six bytes) or a mark the
         // fold removes (nothing written). The tests only here, off the common path.
@@ -443,7 +490,6 @@ CFOLD_AVX512 __attribute__((noinline)) static int64_t cfold_quick_pair_ideograph
 
 CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n, uint8_t *out, int64_t room, int64_t *written,
                                                    const cfold_quick_tables *tables) {
-    const uint32_t *folds = tables->folds;
     const int32_t lowercase = tables->lowercase;
     const __m512i iota = cfold_iota64();
     int64_t pos = 0, o = 0;
@@ -544,11 +590,12 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         int cut = 0;
         for (;;) {
             const unsigned lanes = remaining < 16 ? remaining : 16;
-            const unsigned took = cfold_quick_lanes(b0, b1, b2, lanes, out, &o, room, folds, lowercase);
+            const unsigned took = cfold_quick_lanes(b0, b1, b2, lanes, out, &o, room, tables);
             if (took < lanes) {
                 const int64_t stopAt = pos + (uint8_t)_mm_cvtsi128_si32(_mm_shuffle_epi8(_mm512_castsi512_si128(at), _mm_set1_epi8((char)took)));
-                // A voiced kana or a voicing mark that composes there: folded, and the next window
-                // from after it.
+                // A voiced kana, or a voicing mark that composes there with a kana of the round
+                // before (the lanes compose those after a kana of their own): folded, and the next
+                // window from after it.
                 const int64_t special = cfold_quick_special(src, stopAt, n, out, &o, room, tables);
                 if (special) {
                     pos = stopAt + special;
