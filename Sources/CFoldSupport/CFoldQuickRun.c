@@ -375,7 +375,7 @@ CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_table_wi
     // Three-byte code points whose page folds to itself, whole in the window: kept as they are.
     // Only leads E4-EE are looked at (U+4000...U+EFFF: ideographs, Yi, Hangul syllables), not the
     // kana, punctuation and fullwidth forms, whose pages do not.
-    uint64_t kept = 0;
+    uint64_t kept = 0, ideographsAt = 0, ideographsRefused = 0;
     const uint64_t ideographLeads = pages ? _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w->v, _mm512_set1_epi8((char)0xE4)), _mm512_set1_epi8(11)) : 0;
     if (ideographLeads) {
         const uint64_t threeLeads = ideographLeads & (w->continuation >> 1) & (w->continuation >> 2);
@@ -391,9 +391,17 @@ CFOLD_AVX512 static inline __attribute__((always_inline)) int64_t cfold_table_wi
         const __m512i bit = _mm512_permutexvar_epi8(_mm512_and_si512(page, _mm512_set1_epi8(7)), _mm512_set1_epi64(0x8040201008040201ll));
         const uint64_t identity = threeLeads & _mm512_test_epi8_mask(pageByte, bit);
         kept = identity | identity << 1 | identity << 2;
+        ideographsAt = threeLeads | threeLeads << 1 | threeLeads << 2;
+        ideographsRefused = threeLeads & ~identity;
     }
-    const uint64_t bad = (w->high & ~(pairLeads | pairEnds | kept)) | w->control | ~w->within | refused;
-    const unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
+    // Where the window ends: from the bytes alone (a byte no step of it takes, a control byte, the
+    // text's end), then, off the common path, a code point a table leaves to the others before it
+    // (a fold the table does not hold, an ideograph whose page does not fold to itself). So the
+    // next window's start waits only for the bytes, not for the tables' lookups.
+    const uint64_t bad = (w->high & ~(pairLeads | pairEnds | ideographsAt)) | w->control | ~w->within;
+    unsigned limit = bad ? (unsigned)__builtin_ctzll(bad) : 64;
+    const uint64_t refusals = (refused | ideographsRefused) & (limit < 64 ? (1ull << limit) - 1 : ~0ull);
+    if (__builtin_expect(refusals != 0, 0)) limit = (unsigned)__builtin_ctzll(refusals);
     if (limit < minimum && (int64_t)limit < left) return 0;
     // Each lead's first byte is at the continuation byte after it.
     const __m512i firstAtLead = _mm512_permutexvar_epi8(_mm512_add_epi8(cfold_iota64(), _mm512_set1_epi8(1)), first);
