@@ -527,22 +527,25 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
         // when it takes 16 bytes or more.
         // Text of one pair of leads (Cyrillic, Greek): the pair step, likewise.
         // Not where a three- or four-byte code point starts in the first 16 bytes: the window would
-        // stop before it, short of what it must take. Except ideographs (leads E4-EE, pages that
-        // fold to themselves) where nothing else of three bytes or more is in the window: then the
-        // window of its first two-byte lead's table (or the Latin one, where it has none) that also
-        // keeps them (ideographs between Greek words), a function apart so that the others do not
-        // pay for it.
+        // stop before it, short of what it must take. Where the window's only code points of three
+        // bytes or more are ideographs (leads E4-EE, pages that fold to themselves), wherever they
+        // are in it: the window of its first two-byte lead's table (or the Latin one, where it has
+        // none) that also keeps them (ideographs between Greek words), a function apart so that the
+        // others do not pay for it; so a window of Greek does not stop at the ideographs after its
+        // first 16 bytes.
         const uint8_t lead = src[pos + plain];
         const uint64_t wide = _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xE0));
         int64_t r = 0, w = 0;
-        if (!(uint16_t)wide) {
+        const int ideographsOnly = wide && tables->pages
+            && !(wide & ~_mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xE4)), _mm512_set1_epi8(11)));
+        if (!(uint16_t)wide && !ideographsOnly) {
             if (tables->latin && cfold_is_latin_lead(lead)) {
                 r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
             } else if ((lead & 0xE0) == 0xC0) {
                 const uint8_t *pair = cfold_quick_pair_table(tables, lead);
                 if (pair) r = cfold_quick_pair_window(src + pos, left, out + o, room - o, &w, pair, lead & 0xFE, lowercase, CFOLD_QUICK_LATIN_MINIMUM);
             }
-        } else if (tables->pages && !(wide & ~_mm512_cmplt_epu8_mask(_mm512_sub_epi8(v, _mm512_set1_epi8((char)0xE4)), _mm512_set1_epi8(11)))) {
+        } else if (ideographsOnly) {
             const uint64_t twoByteLeads = _mm512_mask_cmplt_epu8_mask(within, _mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(0x20));
             const uint8_t first2 = twoByteLeads ? src[pos + __builtin_ctzll(twoByteLeads)] : 0;
             if (tables->latin && (!first2 || cfold_is_latin_lead(first2))) {
