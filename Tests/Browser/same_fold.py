@@ -5,7 +5,8 @@ with the native fold byte for byte:
     same_fold.py --kit .build-wasm --mode fold|tokens --input FILE --out FILE PROFILE...
 
 The page is built in a temporary folder from the kit's fold.wasm (base64, as `foldcheck web`
-embeds it) and fold.js; the input goes in as base64 and the output comes back as base64."""
+embeds it) and fold.js; the input goes in as base64 and the output comes back as base64, in slices
+of 8 MB."""
 import argparse
 import base64
 import os
@@ -15,15 +16,29 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chromium  # noqa: E402
 
+# The output comes back in slices of this many bytes (one WebDriver answer each).
+SLICE_BYTES = 8 << 20
+
 HARNESS = r"""
+// The output grows in one buffer (doubled as it fills), not in an array of small pieces: the
+// tokens of every profile make about 180 MB, and millions of small arrays (two a token) once
+// crashed the tab. It stays in the page, and Python reads it in slices.
 async function runSameFold(inputBase64, mode, profiles) {
   const fold = await FoldWasm.load(FoldWasm.bytesOfBase64(window.FOLD_WASM_BASE64));
   const input = FoldWasm.bytesOfBase64(inputBase64);
   const encoder = new TextEncoder();
-  const chunks = [];
+  let buffer = new Uint8Array(1 << 24);
   let size = 0;
-  const emit = (bytes) => { chunks.push(bytes); size += bytes.length; };
-  const emitText = (text) => emit(encoder.encode(text));
+  const reserve = (n) => {
+    if (size + n <= buffer.length) return;
+    let capacity = buffer.length * 2;
+    while (capacity < size + n) capacity *= 2;
+    const grown = new Uint8Array(capacity);
+    grown.set(buffer.subarray(0, size));
+    buffer = grown;
+  };
+  const emit = (bytes) => { reserve(bytes.length); buffer.set(bytes, size); size += bytes.length; };
+  const emitText = (text) => { reserve(3 * text.length); size += encoder.encodeInto(text, buffer.subarray(size)).written; };
   for (const name of profiles) {
     const folder = fold.folder(name);
     emitText(`# ${name} ${fold.fingerprint(folder)}\n`);
@@ -39,7 +54,7 @@ async function runSameFold(inputBase64, mode, profiles) {
           const tokens = fold.tokens(folder, line);
           tokens.forEach((t, k) => {
             emitText(`${k ? " " : ""}${t.start}-${t.end}:`);
-            emit(t.foldedUTF8.slice());
+            emit(t.foldedUTF8);
           });
         }
       } catch (error) {
@@ -50,11 +65,15 @@ async function runSameFold(inputBase64, mode, profiles) {
       start = end + 1;
     }
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) { all.set(c, at); at += c.length; }
+  window.sameFoldOutput = buffer.subarray(0, size);
+  return size;
+}
+
+// Bytes `start` to `end` of the output, in base64.
+function sameFoldSlice(start, end) {
+  const part = window.sameFoldOutput.subarray(start, end);
   let binary = "";
-  for (let i = 0; i < all.length; i += 0x8000) binary += String.fromCharCode.apply(null, all.subarray(i, i + 0x8000));
+  for (let i = 0; i < part.length; i += 0x8000) binary += String.fromCharCode.apply(null, part.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 """
@@ -87,17 +106,19 @@ def main():
         driver = chromium.start()
         try:
             driver.get(chromium.file_url(os.path.join(folder, "index.html")))
-            result = driver.execute_async_script(
+            size = driver.execute_async_script(
                 "const done = arguments[arguments.length - 1];"
                 "runSameFold(arguments[0], arguments[1], arguments[2]).then(done, (e) => done('ERROR ' + e));",
                 data, args.mode, args.profiles)
+            if isinstance(size, str):
+                print(f"same_fold.py: the page failed: {size.removeprefix('ERROR ')}", file=sys.stderr)
+                return 1
+            with open(args.out, "wb") as f:
+                for start in range(0, size, SLICE_BYTES):
+                    end = min(size, start + SLICE_BYTES)
+                    f.write(base64.b64decode(driver.execute_script("return sameFoldSlice(arguments[0], arguments[1]);", start, end)))
         finally:
             chromium.stop(driver)
-    if result.startswith("ERROR "):
-        print(f"same_fold.py: the page failed: {result[6:]}", file=sys.stderr)
-        return 1
-    with open(args.out, "wb") as f:
-        f.write(base64.b64decode(result))
     return 0
 
 
