@@ -20,22 +20,12 @@ import Foundation
 
 var reps = 10
 var seed: UInt64 = 1
-/// Prints the usage (after `problem`, when there is one) and exits with status 2.
-func usage(_ problem: String? = nil) -> Never {
-    FileHandle.standardError.write(Data(((problem.map { "bench-live: \($0)\n" } ?? "") + "usage: bench-live [--reps N] [--seed S]\n").utf8))
-    exit(2)
-}
-var args = CommandLine.arguments.dropFirst()
-while let a = args.popFirst() {
-    switch a {
-    case "--reps":
-        guard let text = args.popFirst(), let n = Int(text), n > 0 else { usage("--reps needs a positive whole number") }
-        reps = n
-    case "--seed":
-        guard let text = args.popFirst(), let n = UInt64(text) else { usage("--seed needs a whole number from 0") }
-        seed = n
-    case "-h", "--help": usage()
-    default: usage("unknown argument \(a)")
+var arguments = BenchArguments(tool: "bench-live", usage: "usage: bench-live [--reps N] [--seed S]\n")
+while let flag = arguments.nextFlag() {
+    switch flag {
+    case "--reps": reps = arguments.count(of: flag)
+    case "--seed": seed = arguments.unsigned(of: flag)
+    default: arguments.fail("unknown argument \(flag)")
     }
 }
 

@@ -18,22 +18,12 @@ import Foundation
 
 var titleCount = 1_000_000
 var reps = 5
-/// Prints the usage (after `problem`, when there is one) and exits with status 2.
-func usage(_ problem: String? = nil) -> Never {
-    FileHandle.standardError.write(Data(((problem.map { "bench-stemming: \($0)\n" } ?? "") + "usage: bench-stemming [--titles N] [--reps N]\n").utf8))
-    exit(2)
-}
-var args = CommandLine.arguments.dropFirst()
-while let a = args.popFirst() {
-    switch a {
-    case "--titles":
-        guard let text = args.popFirst(), let n = Int(text), n > 0 else { usage("--titles needs a positive whole number") }
-        titleCount = n
-    case "--reps":
-        guard let text = args.popFirst(), let n = Int(text), n > 0 else { usage("--reps needs a positive whole number") }
-        reps = n
-    case "-h", "--help": usage()
-    default: usage("unknown argument \(a)")
+var arguments = BenchArguments(tool: "bench-stemming", usage: "usage: bench-stemming [--titles N] [--reps N]\n")
+while let flag = arguments.nextFlag() {
+    switch flag {
+    case "--titles": titleCount = arguments.count(of: flag)
+    case "--reps": reps = arguments.count(of: flag)
+    default: arguments.fail("unknown argument \(flag)")
     }
 }
 let clock = ContinuousClock()

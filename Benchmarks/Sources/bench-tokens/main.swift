@@ -33,36 +33,22 @@ struct Options {
     var corpora: String? = nil
 }
 
-/// Prints the usage (after `problem`, when there is one) and exits with status 2.
-func usage(_ problem: String? = nil) -> Never {
-    var text = problem.map { "bench-tokens: \($0)\n" } ?? ""
-    text += """
+func parseOptions() -> Options {
+    var o = Options()
+    var arguments = BenchArguments(tool: "bench-tokens", usage: """
         usage: bench-tokens [--titles N] [--reps N] [--corpora DIR]
           --titles N     titles for the SearchIndex build (default 1000000, at least 1)
           --reps N       timed repetitions, the best reported (default 3, at least 1)
           --corpora DIR  where english.txt, european.txt, mixed.txt are (default: Benchmarks/Corpora,
                          or $FOLD_CORPORA_DIR)
 
-        """
-    FileHandle.standardError.write(Data(text.utf8))
-    exit(2)
-}
-
-func parseOptions() -> Options {
-    var o = Options()
-    var args = CommandLine.arguments.dropFirst()
-    while let arg = args.popFirst() {
-        if arg == "-h" || arg == "--help" { usage() }
-        guard let value = args.popFirst() else { usage("\(arg) needs a value") }
-        switch arg {
-        case "--titles":
-            guard let n = Int(value), n > 0 else { usage("--titles needs a positive whole number, not \(value)") }
-            o.titles = n
-        case "--reps":
-            guard let n = Int(value), n > 0 else { usage("--reps needs a positive whole number, not \(value)") }
-            o.reps = n
-        case "--corpora": o.corpora = value
-        default: usage("unknown argument \(arg)")
+        """)
+    while let flag = arguments.nextFlag() {
+        switch flag {
+        case "--titles": o.titles = arguments.count(of: flag)
+        case "--reps": o.reps = arguments.count(of: flag)
+        case "--corpora": o.corpora = arguments.value(of: flag)
+        default: arguments.fail("unknown argument \(flag)")
         }
     }
     return o
