@@ -207,6 +207,11 @@ static int64_t cfold_quick_table_run_portable(const uint8_t *src, int64_t n, uin
 /// The fewest bytes a window of the Latin step must take for the step over mixed scripts to take it
 /// (else the window goes to the lanes: a Latin letter before a word of another script).
 #define CFOLD_QUICK_LATIN_MINIMUM 16
+/// A window's last round of lanes with fewer code points than this, where text goes on past the
+/// window, is left to the next window: a round costs its gather whatever its lanes (a masked
+/// gather of 4 lanes as much as one of 16 on Zen 4), and the next window takes them in a full
+/// round (text of three-byte code points: 16 a window, not 16 and 5).
+#define CFOLD_QUICK_SHORT_ROUND 8
 
 /// `cfold_quick_lanes` where some of the lanes are voiced kana of three bytes (`voiced`, words
 /// `CFOLD_QUICK_VOICED`: the kana's three bytes, then E3 82 and the mark's last byte): each lane's
@@ -622,8 +627,9 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
             b1 = _mm512_alignr_epi32(_mm512_setzero_si512(), b1, 4);
             b2 = _mm512_alignr_epi32(_mm512_setzero_si512(), b2, 4);
             at = _mm512_alignr_epi32(_mm512_setzero_si512(), at, 4);
-            if (remaining >= 32 && !_mm256_movemask_epi8(_mm512_castsi512_si256(b0))) {
-                // 32 code points of plain ASCII next: the next steps take them at once.
+            if ((remaining >= 32 && !_mm256_movemask_epi8(_mm512_castsi512_si256(b0))) || (remaining < CFOLD_QUICK_SHORT_ROUND && left > 64)) {
+                // 32 code points of plain ASCII next: the next steps take them at once. A short
+                // last round before more text: the next window's.
                 end = (uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(at));
                 cut = 1;
                 break;
