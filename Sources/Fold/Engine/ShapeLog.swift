@@ -1,4 +1,4 @@
-/// What the one fold loop (``FoldEngine/foldScalars(_:_:into:capacity:recording:mayNeedRuleIterator:)``)
+/// What the one fold loop (``FoldEngine/foldScalars(_:_:into:capacity:from:after:recording:mayNeedRuleIterator:)``)
 /// tells of the changes of shape between the input and its fold, unit by unit, in order: nothing
 /// (``NoShapeLog``, the fold alone), a ``TokenText/ChangeLog`` of runs (kept with a
 /// ``TokenText``), or ``UnitEnds`` (the ``Tokenizer``'s).
