@@ -191,9 +191,10 @@ import Testing
         if cfold_pair_run_level() >= 2 {
             #expect(table.wideRunAvailable)
             var out = [UInt8](repeating: 0, count: text.count + 64)
-            let (read, written, _) = text.withUnsafeBufferPointer { src in
+            let step = text.withUnsafeBufferPointer { src in
                 folder.engine.wideRunStep(src.baseAddress!, text.count, &out, out.count, caseOnly: true)
             }
+            let (read, written) = (step.read, step.written)
             #expect(read == text.count)
             #expect(Array(out[..<written]) == (try folder.fold(utf8: text)))
         }

@@ -25,19 +25,24 @@ extension FoldEngine {
                 if start.input == input.count { return .written(start.output) }
             }
         }
-        // Text of mixed scripts from its first code point that is not ASCII (where the wide step
-        // is not the fold loop's first): the step over mixed scripts here, before the loop and its
-        // set-up, which most such lines then never need (mixed.txt 2.6% faster, Greek 5%).
-        var quickRun: QuickRunResult? = nil
-        if table.quickFolds != nil && (table.asciiCaseOnly || table.asciiIdentity) && start.input < input.count && src[start.input] >= 0x80
-            && !(table.wideRunAvailable && src[start.input] &- 0xE3 < 7 && input.count &- start.input >= FastTable.wideRunShortRun) {
-            let step = quickRunStep(src + start.input, input.count &- start.input, output + start.output, capacity &- start.output,
-                                    caseOnly: table.asciiCaseOnly)
-            if step.read == input.count &- start.input { return .written(start.output &+ step.written) }
-            quickRun = step
+        // From the text's first code point that is not ASCII, the step the fold loop would call
+        // first there (the wide step from an ideograph or a kana, else the step over mixed
+        // scripts), called here, before the loop and its set-up, which most lines then never need
+        // (mixed.txt 2.6% faster, Greek 5%, Japanese 7%); where it stops, the loop goes on.
+        var first: FirstStep? = nil
+        if table.asciiCaseOnly || table.asciiIdentity, start.input < input.count, src[start.input] >= 0x80 {
+            let left = input.count &- start.input
+            if table.wideRunAvailable && src[start.input] &- 0xE3 < 7 && left >= FastTable.wideRunShortRun {
+                first = FirstStep(step: wideRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly),
+                                  wide: true)
+            } else if table.quickFolds != nil {
+                first = FirstStep(step: quickRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly),
+                                  wide: false)
+            }
+            if let first, first.step.read == left { return .written(start.output &+ first.step.written) }
         }
         var log = NoShapeLog(), mayNeedRuleIterator = false
-        switch foldScalars(src, input.count, into: output, capacity: capacity, from: start, after: quickRun, recording: &log,
+        switch foldScalars(src, input.count, into: output, capacity: capacity, from: start, after: first, recording: &log,
                            mayNeedRuleIterator: &mayNeedRuleIterator) {
         case .written(let count): return .written(count)
         case .overflow: return .overflow
@@ -46,32 +51,30 @@ extension FoldEngine {
         }
     }
 
-    /// What a call of the step over mixed scripts (``quickRunStep(_:_:_:_:caseOnly:)``) read and
-    /// wrote, the last unit it wrote and where that unit's input starts (-1 when it read only marks
-    /// the fold removes).
-    struct QuickRunResult {
+    /// What a call of a step of the fold loop (``wideRunStep(_:_:_:_:caseOnly:)``,
+    /// ``quickRunStep(_:_:_:_:caseOnly:)``) read and wrote, the last unit it wrote and where that
+    /// unit's input starts (-1 when it wrote none: it read nothing, or only marks the fold removes).
+    struct StepResult {
         var read: Int, written: Int
         var last: QuickWord
         var lastAt: Int
     }
 
-    /// The fold loop's state after a call of the step over mixed scripts at `i` (output at `o`):
-    /// past what it read and wrote, the last unit it wrote (where it read only marks the fold
-    /// removes, the state stays), and where the step may be called next (after a call that read
-    /// nothing, further on the more such calls came in a row).
+    /// A step ``fastFold(_:into:capacity:)`` called where the fold loop would have first: which,
+    /// and what it did.
+    struct FirstStep {
+        var step: StepResult
+        var wide: Bool
+    }
+
+    /// The fold loop's state after a step at `i` (output at `o`): past what it read and wrote, and
+    /// the last unit it wrote, where it wrote one.
     @inline(__always)
-    static func advance(past step: QuickRunResult, _ i: inout Int, _ o: inout Int, _ quickRunFrom: inout Int, _ quickRunMisses: inout Int,
+    static func advance(past step: StepResult, _ i: inout Int, _ o: inout Int,
                         boundary boundaryIn: inout Int, _ boundaryOut: inout Int, last lastStart: inout Int, _ lastStartIn: inout Int,
                         _ lastEnd: inout Int, _ lastSingleStarter: inout Bool, _ lastCcc: inout UInt8) {
-        if step.read == 0 {
-            quickRunMisses &+= 1
-            quickRunFrom = i &+ (1 << min(quickRunMisses, 8))
-            return
-        }
-        quickRunMisses = 0
         let startIn = i &+ step.lastAt
         i &+= step.read
-        quickRunFrom = i &+ 1
         o &+= step.written
         if step.lastAt >= 0 {
             let startOut = o &- step.last.count
@@ -116,10 +119,10 @@ extension FoldEngine {
     /// to the rule iterator (its quick word or entry says so, or the class of a kana composed with its
     /// voicing mark) (``TokenText/Header/mayNeedRuleIterator``).
     ///
-    /// `start` is where plain ASCII folded byte for byte before the call ends; `quickRun`, when
-    /// given, what the step over mixed scripts (a fold that records no shapes) did from there.
+    /// `start` is where plain ASCII folded byte for byte before the call ends; `first`, when
+    /// given, the step called from there (by a fold that records no shapes) and what it did.
     func foldScalars<Log: ShapeLog>(_ src: UnsafePointer<UInt8>, _ n: Int, into output: UnsafeMutablePointer<UInt8>, capacity: Int,
-                                    from start: (input: Int, output: Int) = (0, 0), after quickRun: QuickRunResult? = nil,
+                                    from start: (input: Int, output: Int) = (0, 0), after first: FirstStep? = nil,
                                     recording log: inout Log, mayNeedRuleIterator: inout Bool) -> ScalarFoldOutcome {
         let table = fastTable
         var i = start.input, o = start.output
@@ -164,10 +167,19 @@ extension FoldEngine {
         // voicing marks, costs a few calls, not one a code point).
         var quickRunFrom = 0, quickRunMisses = 0
         var wideRunFrom = 0
-        // The call of the step over mixed scripts already made at `i` (``fastFold(_:into:capacity:)``),
-        // taken before the loop, whose ASCII step stores 16 bytes where it starts.
-        if let quickRun {
-            Self.advance(past: quickRun, &i, &o, &quickRunFrom, &quickRunMisses, boundary: &boundaryIn, &boundaryOut,
+        // The step already called at `i` (``fastFold(_:into:capacity:)``), taken before the loop,
+        // whose ASCII step stores 16 bytes where it starts; where it would be called next, as
+        // below.
+        if let first {
+            if first.wide {
+                if first.step.read < FastTable.wideRunShortRun { wideRunFrom = n }
+            } else if first.step.read == 0 {
+                quickRunMisses = 1
+                quickRunFrom = i &+ 2
+            } else {
+                quickRunFrom = i &+ first.step.read &+ 1
+            }
+            Self.advance(past: first.step, &i, &o, boundary: &boundaryIn, &boundaryOut,
                          last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
         }
         while i < n {
@@ -210,20 +222,12 @@ extension FoldEngine {
             // the text's last bytes (a call for the 。 that ends a line of other scripts costs
             // 60-100 cycles, measured).
             if wideRun && b0 &- 0xE3 < 7 && i >= wideRunFrom && n &- i >= FastTable.wideRunShortRun {
-                let (read, written, last) = wideRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
-                if read < FastTable.wideRunShortRun { wideRunFrom = n }
-                if read > 0 {
-                    i &+= read
-                    o &+= written
+                let step = wideRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
+                if step.read < FastTable.wideRunShortRun { wideRunFrom = n }
+                if step.read > 0 {
                     // The state once: the last code point written.
-                    let startIn = i &- (src[i &- 1] < 0x80 ? 1 : 3), startOut = o &- last.count
-                    boundaryIn = startIn
-                    boundaryOut = startOut
-                    lastStart = startOut
-                    lastStartIn = startIn
-                    lastEnd = o
-                    lastSingleStarter = last.isOneScalar
-                    lastCcc = last.trailingClass
+                    Self.advance(past: step, &i, &o, boundary: &boundaryIn, &boundaryOut,
+                                 last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
                     continue
                 }
             }
@@ -232,9 +236,17 @@ extension FoldEngine {
             // it leaves to this loop.
             if quickRunAvailable && i >= quickRunFrom {
                 let step = quickRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
-                Self.advance(past: step, &i, &o, &quickRunFrom, &quickRunMisses, boundary: &boundaryIn, &boundaryOut,
-                             last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
-                if step.read > 0 { continue }
+                if step.read == 0 {
+                    quickRunMisses &+= 1
+                    quickRunFrom = i &+ (1 << min(quickRunMisses, 8))
+                } else {
+                    quickRunMisses = 0
+                    quickRunFrom = i &+ step.read &+ 1
+                    // (Where it read only marks the fold removes, the state stays.)
+                    Self.advance(past: step, &i, &o, boundary: &boundaryIn, &boundaryOut,
+                                 last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
+                    continue
+                }
             }
             // Decode and validate one multi-byte scalar (two and three bytes inline).
             let value: UInt32, length: Int
@@ -548,35 +560,39 @@ extension FoldEngine {
 
     /// The fold loop's call of `cfold_wide_run` at `src` (`n` bytes left, `room` to write), whose
     /// first byte is a three-byte lead: how many bytes it read and wrote, and the quick word of the
-    /// last code point it read (0 and 0 when the first code point is not one the step's tables
-    /// fold: only then does it call the step). Apart from the loop, whose registers it would
-    /// otherwise crowd.
+    /// last code point it read and where that starts (0 and 0 when the first code point is not one
+    /// the step's tables fold: only then does it call the step). Apart from the loop, whose
+    /// registers it would otherwise crowd.
     @inline(never)
     func wideRunStep(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, _ room: Int,
-                     caseOnly: Bool) -> (read: Int, written: Int, last: QuickWord) {
+                     caseOnly: Bool) -> StepResult {
         let table = fastTable
         let kana = table.wideKana
+        let none = StepResult(read: 0, written: 0, last: QuickWord(raw: 0), lastAt: -1)
         guard n >= 3, table.wideRunFolds(UTF8Decoder.threeByteValue(UnsafeRawPointer(src).loadUnaligned(as: UInt32.self)), kana: kana) else {
-            return (0, 0, QuickWord(raw: 0))
+            return none
         }
         var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
                                        fullwidth: table.wideFullwidth, lowercase: caseOnly ? 1 : 0, voiced: table.quickFolds)
         var written: Int64 = 0
         let read = Int(truncatingIfNeeded: cfold_wide_run(src, Int64(n), output, Int64(room), &written, &tables))
-        guard read > 0 else { return (0, 0, QuickWord(raw: 0)) }
-        let last: QuickWord
+        guard read > 0 else { return none }
+        // The last code point it read: ASCII or three bytes.
+        var last: QuickWord
+        let lastAt: Int
         if src[read &- 1] < 0x80 {
             last = QuickWord.ascii
+            lastAt = read &- 1
         } else {
-            let unit = UnsafeRawPointer(src + (read &- 3)).loadUnaligned(as: UInt32.self)
-            let value = Int(UTF8Decoder.threeByteValue(unit))
+            lastAt = read &- 3
+            let value = Int(UTF8Decoder.threeByteValue(UnsafeRawPointer(src + lastAt).loadUnaligned(as: UInt32.self)))
             last = QuickWord(raw: Atomics.loadRelaxed(table.quick + value))
             if !last.isPresent, let folds = table.quickFolds {
                 // A voiced kana the step folded from its word: two scalars, the mark's class last.
-                return (read, Int(truncatingIfNeeded: written), table.voicedQuickWord(Atomics.loadRelaxed(folds + value)))
+                last = table.voicedQuickWord(Atomics.loadRelaxed(folds + value))
             }
         }
-        return (read, Int(truncatingIfNeeded: written), last)
+        return StepResult(read: read, written: Int(truncatingIfNeeded: written), last: last, lastAt: lastAt)
     }
 
     /// The fold loop's calls of `cfold_quick_run` at `src` (`n` bytes left, `room` to write),
@@ -590,9 +606,9 @@ extension FoldEngine {
     /// the loop, whose registers it would otherwise crowd.
     @inline(never)
     func quickRunStep(_ src: UnsafePointer<UInt8>, _ n: Int, _ output: UnsafeMutablePointer<UInt8>, _ room: Int,
-                      caseOnly: Bool) -> QuickRunResult {
+                      caseOnly: Bool) -> StepResult {
         let table = fastTable
-        guard let folds = table.quickFolds else { return QuickRunResult(read: 0, written: 0, last: QuickWord(raw: 0), lastAt: -1) }
+        guard let folds = table.quickFolds else { return StepResult(read: 0, written: 0, last: QuickWord(raw: 0), lastAt: -1) }
         var tables = cfold_quick_tables(folds: folds, voicing: steps.composes ? UnsafePointer(table.kanaVoicing) : nil,
                                         marks: table.voicingMarkWords, lowercase: caseOnly ? 1 : 0, latin: table.quickLatinTable(),
                                         pairs: UnsafePointer(table.quickPairSlots), pages: table.widePages)
@@ -624,7 +640,7 @@ extension FoldEngine {
             guard Self.isRemovedAlone(table.slot(value).entry) else { break }
             read = skipRemovedMarks(src, n, from: read &+ length)
         }
-        return QuickRunResult(read: read, written: written, last: last, lastAt: lastStart)
+        return StepResult(read: read, written: written, last: last, lastAt: lastStart)
     }
 
     /// The last unit a call of `cfold_quick_run` wrote, from the code points it read (`from..<to`
