@@ -621,7 +621,8 @@ extension FoldEngine {
                 let from = read
                 read &+= r
                 written &+= Int(truncatingIfNeeded: w)
-                if let (unit, start) = quickRunLastUnit(src, from: from, to: read, output, written, folds) {
+                // The last unit, where something follows that may need it (to its end, nothing).
+                if read < n, let (unit, start) = quickRunLastUnit(src, from: from, to: read, output, written, folds) {
                     last = unit
                     lastStart = start
                 }
