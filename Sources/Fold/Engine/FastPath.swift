@@ -577,7 +577,8 @@ extension FoldEngine {
         var written: Int64 = 0
         let read = Int(truncatingIfNeeded: cfold_wide_run(src, Int64(n), output, Int64(room), &written, &tables))
         guard read > 0 else { return none }
-        // The last code point it read: ASCII or three bytes.
+        // The last code point it read (ASCII or three bytes), where text follows it that may need it.
+        guard read < n else { return StepResult(read: read, written: Int(truncatingIfNeeded: written), last: QuickWord(raw: 0), lastAt: -1) }
         var last: QuickWord
         let lastAt: Int
         if src[read &- 1] < 0x80 {
