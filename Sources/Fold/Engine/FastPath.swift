@@ -25,19 +25,23 @@ extension FoldEngine {
                 if start.input == input.count { return .written(start.output) }
             }
         }
-        // From the text's first code point that is not ASCII, the step the fold loop would call
-        // first there (the wide step from an ideograph or a kana, else the step over mixed
-        // scripts), called here, before the loop and its set-up, which most lines then never need
-        // (mixed.txt 2.6% faster, Greek 5%, Japanese 7%); where it stops, the loop goes on.
+        // From the text's first code point that is not ASCII, the steps the fold loop would call
+        // first there (the wide step from an ideograph or a kana, then, where it refuses the text,
+        // the step over mixed scripts), called here, before the loop and its set-up, which most
+        // lines then never need (mixed.txt 2.6% faster, Greek 5%, Japanese 7%); where they stop,
+        // the loop goes on.
         var first: FirstStep? = nil
         if table.asciiCaseOnly || table.asciiIdentity, start.input < input.count, src[start.input] >= 0x80 {
             let left = input.count &- start.input
+            var wideRefused = false
             if table.wideRunAvailable && src[start.input] &- 0xE3 < 7 && left >= FastTable.wideRunShortRun {
-                first = FirstStep(step: wideRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly),
-                                  wide: true)
-            } else if table.quickFolds != nil {
+                let step = wideRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly)
+                first = FirstStep(step: step, wide: true, wideRefused: step.read == 0)
+                wideRefused = step.read == 0
+            }
+            if (first == nil || wideRefused) && table.quickFolds != nil {
                 first = FirstStep(step: quickRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly),
-                                  wide: false)
+                                  wide: false, wideRefused: wideRefused)
             }
             if let first, first.step.read == left { return .written(start.output &+ first.step.written) }
         }
@@ -60,11 +64,13 @@ extension FoldEngine {
         var lastAt: Int
     }
 
-    /// A step ``fastFold(_:into:capacity:)`` called where the fold loop would have first: which,
-    /// and what it did.
+    /// The steps ``fastFold(_:into:capacity:)`` called where the fold loop would have first: what
+    /// the last did, whether it was the wide step, and whether the wide step refused the text
+    /// before it.
     struct FirstStep {
         var step: StepResult
         var wide: Bool
+        var wideRefused: Bool
     }
 
     /// The fold loop's state after a step at `i` (output at `o`): past what it read and wrote, and
@@ -167,17 +173,14 @@ extension FoldEngine {
         // voicing marks, costs a few calls, not one a code point).
         var quickRunFrom = 0, quickRunMisses = 0
         var wideRunFrom = 0
-        // The step already called at `i` (``fastFold(_:into:capacity:)``), taken before the loop,
-        // whose ASCII step stores 16 bytes where it starts; where it would be called next, as
+        // The steps already called at `i` (``fastFold(_:into:capacity:)``), taken before the loop,
+        // whose ASCII step stores 16 bytes where it starts; where each would be called next, as
         // below.
         if let first {
-            if first.wide {
-                if first.step.read < FastTable.wideRunShortRun { wideRunFrom = n }
-            } else if first.step.read == 0 {
-                quickRunMisses = 1
-                quickRunFrom = i &+ 2
-            } else {
-                quickRunFrom = i &+ first.step.read &+ 1
+            if first.wideRefused || first.wide && first.step.read < FastTable.wideRunShortRun { wideRunFrom = n }
+            if !first.wide {
+                quickRunMisses = first.step.read == 0 ? 1 : 0
+                quickRunFrom = i &+ (first.step.read == 0 ? 2 : first.step.read &+ 1)
             }
             Self.advance(past: first.step, &i, &o, boundary: &boundaryIn, &boundaryOut,
                          last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
