@@ -176,7 +176,7 @@ extension FoldEngine {
         // The steps already called at `i` (``fastFold(_:into:capacity:)``), taken before the loop,
         // whose ASCII step stores 16 bytes where it starts; where each would be called next, as
         // below.
-        if let first {
+        if !Log.recordsShape, let first {
             if first.wideRefused || first.wide && first.step.read < FastTable.wideRunShortRun { wideRunFrom = n }
             if !first.wide {
                 quickRunMisses = first.step.read == 0 ? 1 : 0
