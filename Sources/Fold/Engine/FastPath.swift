@@ -33,15 +33,13 @@ extension FoldEngine {
         var first: FirstStep? = nil
         if table.asciiCaseOnly || table.asciiIdentity, start.input < input.count, src[start.input] >= 0x80 {
             let left = input.count &- start.input
-            var wideRefused = false
-            if table.wideRunAvailable && src[start.input] &- 0xE3 < 7 && left >= FastTable.wideRunShortRun {
+            if table.wideRunAvailable && Self.wideRunMayStart(lead: src[start.input], left: left) {
                 let step = wideRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly)
-                first = FirstStep(step: step, wide: true, wideRefused: step.read == 0)
-                wideRefused = step.read == 0
+                first = FirstStep(step: step, wideRead: step.read)
             }
-            if (first == nil || wideRefused) && table.quickFolds != nil {
+            if first?.step.read ?? 0 == 0 && table.quickFolds != nil {
                 first = FirstStep(step: quickRunStep(src + start.input, left, output + start.output, capacity &- start.output, caseOnly: table.asciiCaseOnly),
-                                  wide: false, wideRefused: wideRefused)
+                                  wideRead: first?.wideRead)
             }
             if let first, first.step.read == left { return .written(start.output &+ first.step.written) }
         }
@@ -65,12 +63,39 @@ extension FoldEngine {
     }
 
     /// The steps ``fastFold(_:into:capacity:)`` called where the fold loop would have first: what
-    /// the last did, whether it was the wide step, and whether the wide step refused the text
-    /// before it.
+    /// the last did, and what the wide step read where it was called (0: it refused the text, and
+    /// the step over mixed scripts came after it).
     struct FirstStep {
         var step: StepResult
-        var wide: Bool
-        var wideRefused: Bool
+        var wideRead: Int?
+        /// Whether `step` is the wide step's.
+        var isWide: Bool { (wideRead ?? 0) > 0 }
+    }
+
+    /// Whether the fold loop calls the wide step at a code point whose lead is `lead`, with `left`
+    /// bytes of text from it: an ideograph or a kana (a lead from E3 to E9), and enough text for
+    /// the step's look-ahead.
+    @inline(__always)
+    static func wideRunMayStart(lead: UInt8, left: Int) -> Bool {
+        lead &- 0xE3 < 7 && left >= FastTable.wideRunShortRun
+    }
+
+    /// Whether a call of the wide step that read `read` bytes ends its calls for the rest of the
+    /// text: after a short run (or a refusal), the rest goes without it.
+    @inline(__always)
+    static func endsWideRuns(read: Int) -> Bool { read < FastTable.wideRunShortRun }
+
+    /// Where the step over mixed scripts may be called next after a call at `i` that read `read`
+    /// bytes: after where it stopped (the code point there is the fold loop's), and after a call
+    /// that read nothing, further on the more such calls came in a row (`misses`).
+    @inline(__always)
+    static func nextQuickRun(after read: Int, at i: Int, misses: inout Int) -> Int {
+        if read == 0 {
+            misses &+= 1
+            return i &+ (1 << min(misses, 8))
+        }
+        misses = 0
+        return i &+ read &+ 1
     }
 
     /// The fold loop's state after a step at `i` (output at `o`): past what it read and wrote, and
@@ -167,21 +192,17 @@ extension FoldEngine {
         // The step over mixed scripts writes each code point's quick word: only for the fold
         // itself, which records no shapes.
         let quickRunAvailable = !Log.recordsShape && swar && table.quickFolds != nil
-        // Where the step may be called next: after where it last stopped (the code point there is
-        // this loop's: no call that reads nothing), and after a call that read nothing, further on
-        // the more such calls came in a row (a run of code points it never takes, such as 200,000
-        // voicing marks, costs a few calls, not one a code point).
+        // Where the step may be called next (``nextQuickRun(after:at:misses:)``: a run of code
+        // points it never takes, such as 200,000 voicing marks, costs a few calls, not one a code
+        // point).
         var quickRunFrom = 0, quickRunMisses = 0
         var wideRunFrom = 0
         // The steps already called at `i` (``fastFold(_:into:capacity:)``), taken before the loop,
         // whose ASCII step stores 16 bytes where it starts; where each would be called next, as
         // below.
         if !Log.recordsShape, let first {
-            if first.wideRefused || first.wide && first.step.read < FastTable.wideRunShortRun { wideRunFrom = n }
-            if !first.wide {
-                quickRunMisses = first.step.read == 0 ? 1 : 0
-                quickRunFrom = i &+ (first.step.read == 0 ? 2 : first.step.read &+ 1)
-            }
+            if let wideRead = first.wideRead, Self.endsWideRuns(read: wideRead) { wideRunFrom = n }
+            if !first.isWide { quickRunFrom = Self.nextQuickRun(after: first.step.read, at: i, misses: &quickRunMisses) }
             Self.advance(past: first.step, &i, &o, boundary: &boundaryIn, &boundaryOut,
                          last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
         }
@@ -224,9 +245,9 @@ extension FoldEngine {
             // would stop soon; after a short one the rest of the text goes without it, and so do
             // the text's last bytes (a call for the 。 that ends a line of other scripts costs
             // 60-100 cycles, measured).
-            if wideRun && b0 &- 0xE3 < 7 && i >= wideRunFrom && n &- i >= FastTable.wideRunShortRun {
+            if wideRun && i >= wideRunFrom && Self.wideRunMayStart(lead: b0, left: n &- i) {
                 let step = wideRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
-                if step.read < FastTable.wideRunShortRun { wideRunFrom = n }
+                if Self.endsWideRuns(read: step.read) { wideRunFrom = n }
                 if step.read > 0 {
                     // The state once: the last code point written.
                     Self.advance(past: step, &i, &o, boundary: &boundaryIn, &boundaryOut,
@@ -239,12 +260,8 @@ extension FoldEngine {
             // it leaves to this loop.
             if quickRunAvailable && i >= quickRunFrom {
                 let step = quickRunStep(src + i, n &- i, output + o, capacity &- o, caseOnly: caseOnly)
-                if step.read == 0 {
-                    quickRunMisses &+= 1
-                    quickRunFrom = i &+ (1 << min(quickRunMisses, 8))
-                } else {
-                    quickRunMisses = 0
-                    quickRunFrom = i &+ step.read &+ 1
+                quickRunFrom = Self.nextQuickRun(after: step.read, at: i, misses: &quickRunMisses)
+                if step.read > 0 {
                     // (Where it read only marks the fold removes, the state stays.)
                     Self.advance(past: step, &i, &o, boundary: &boundaryIn, &boundaryOut,
                                  last: &lastStart, &lastStartIn, &lastEnd, &lastSingleStarter, &lastCcc)
