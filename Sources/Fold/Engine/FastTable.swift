@@ -40,8 +40,8 @@ final class FastTable: @unchecked Sendable {
     /// built yet).
     let quick: UnsafeMutablePointer<UInt64>
     /// Where ``cfold_quick_run`` has a vector step: for each BMP code point, the bytes of its
-    /// quick word's fold (``QuickWord/bytes``), or 0, written with the quick word (a gather of
-    /// sixteen 4-byte words is one instruction, of 8-byte words two).
+    /// quick word's fold (``QuickWord/bytes``), or 0, written with the quick word (4-byte words:
+    /// sixteen fill a vector of lanes).
     let quickFolds: UnsafeMutablePointer<UInt32>?
     /// What each ASCII byte folds to, and whether only A-Z change (then 8 bytes go at a time).
     let ascii: [UInt8]
