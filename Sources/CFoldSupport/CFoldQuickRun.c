@@ -243,8 +243,9 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes_voiced(__m512i folded, __m
     return take;
 }
 
-/// The words of `folds` of the first `lanes` code points of `value` (each below U+10000; the
-/// others' words 0): a load and an insert each, in fours, not a gather. x86 loads each aligned word
+/// The words of `folds` of the code points of `value` (each below U+10000) in as many fours of
+/// lanes as hold the first `lanes` (the lanes after those fours 0): a load and an insert each, not
+/// a gather. x86 loads each aligned word
 /// whole, so a word another thread is writing reads as before or after. Measured on Zen 4, sixteen
 /// words of Cyrillic, Greek, kana, ideographs and fullwidth forms from the 256 KB table:
 /// `vpgatherdd` 5.0 ns, these 3.7 (a loop of such rounds alone); and a round of few lanes (short
