@@ -245,11 +245,11 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes_voiced(__m512i folded, __m
 
 /// The words of `folds` of the code points of `value` (each below U+10000) in as many fours of
 /// lanes as hold the first `lanes` (the lanes after those fours 0): a load and an insert each, not
-/// a gather. x86 loads each aligned word
-/// whole, so a word another thread is writing reads as before or after. Measured on Zen 4, sixteen
-/// words of Cyrillic, Greek, kana, ideographs and fullwidth forms from the 256 KB table:
-/// `vpgatherdd` 5.0 ns, these 3.7 (a loop of such rounds alone); and a round of few lanes (short
-/// lines) loads only theirs. The step over mixed scripts 2-3% faster (mixed.txt 1038 to 1071 MB/s).
+/// a gather. x86 loads each aligned word whole, so a word another thread is writing reads as
+/// before or after. Measured on Zen 4, sixteen words of Cyrillic, Greek, kana, ideographs and
+/// fullwidth forms from the 256 KB table: `vpgatherdd` 5.0 ns, these 3.7 (a loop of such rounds
+/// alone); and a round of few lanes (short lines) loads only theirs. The step over mixed scripts
+/// 2-3% faster (mixed.txt 1038 to 1071 MB/s).
 CFOLD_AVX512 static inline __attribute__((always_inline)) __m512i cfold_quick_words(const uint32_t *folds, __m512i value, unsigned lanes) {
     uint32_t index[16] __attribute__((aligned(64)));
     _mm512_store_si512((void *)index, value);
@@ -573,7 +573,10 @@ CFOLD_AVX512 static int64_t cfold_quick_run_avx512(const uint8_t *src, int64_t n
                 r = cfold_quick_latin_window(src + pos, left, out + o, room - o, &w, tables, CFOLD_QUICK_LATIN_MINIMUM);
             } else if ((lead & 0xE0) == 0xC0) {
                 const uint8_t *pair = cfold_quick_pair_table(tables, lead);
-                if (pair) r = cfold_quick_pair_window_with(src + pos, left, out + o, room - o, &w, pair, lead & 0xFE, lowercase, (const uint64_t *)0, CFOLD_QUICK_LATIN_MINIMUM);
+                if (pair) {
+                    r = cfold_quick_pair_window_with(src + pos, left, out + o, room - o, &w, pair, lead & 0xFE, lowercase, (const uint64_t *)0,
+                                                     CFOLD_QUICK_LATIN_MINIMUM);
+                }
             }
         } else if (ideographsOnly) {
             const uint64_t twoByteLeads = _mm512_mask_cmplt_epu8_mask(within, _mm512_sub_epi8(v, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(0x20));
