@@ -243,6 +243,12 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes_voiced(__m512i folded, __m
     return take;
 }
 
+/// The words of `folds` of the four code points at `at`, in the lanes of a vector of four.
+CFOLD_AVX512 static inline __attribute__((always_inline)) __m128i cfold_quick_quarter(const uint32_t *folds, const uint32_t *at) {
+    return _mm_setr_epi32((int)__atomic_load_n(&folds[at[0]], __ATOMIC_RELAXED), (int)__atomic_load_n(&folds[at[1]], __ATOMIC_RELAXED),
+                          (int)__atomic_load_n(&folds[at[2]], __ATOMIC_RELAXED), (int)__atomic_load_n(&folds[at[3]], __ATOMIC_RELAXED));
+}
+
 /// The words of `folds` of the code points of `value` (each below U+10000) in as many fours of
 /// lanes as hold the first `lanes` (the lanes after those fours 0): a load and an insert each, not
 /// a gather. x86 loads each aligned word whole, so a word another thread is writing reads as
@@ -250,20 +256,15 @@ CFOLD_AVX512 static inline unsigned cfold_quick_lanes_voiced(__m512i folded, __m
 /// fullwidth forms from the 256 KB table: `vpgatherdd` 5.0 ns, these 3.7 (a loop of such rounds
 /// alone); and a round of few lanes (short lines) loads only theirs. The step over mixed scripts
 /// 2-3% faster (mixed.txt 1038 to 1071 MB/s).
+
 CFOLD_AVX512 static inline __attribute__((always_inline)) __m512i cfold_quick_words(const uint32_t *folds, __m512i value, unsigned lanes) {
     uint32_t index[16] __attribute__((aligned(64)));
     _mm512_store_si512((void *)index, value);
-#define CFOLD_QUARTER(j)                                                                                                  \
-    _mm_insert_epi32(_mm_insert_epi32(_mm_insert_epi32(_mm_cvtsi32_si128((int)__atomic_load_n(&folds[index[4 * (j)]], __ATOMIC_RELAXED)), \
-                                                       (int)__atomic_load_n(&folds[index[4 * (j) + 1]], __ATOMIC_RELAXED), 1),      \
-                                      (int)__atomic_load_n(&folds[index[4 * (j) + 2]], __ATOMIC_RELAXED), 2),                       \
-                     (int)__atomic_load_n(&folds[index[4 * (j) + 3]], __ATOMIC_RELAXED), 3)
-    const __m512i low = _mm512_castsi128_si512(CFOLD_QUARTER(0));
-    if (lanes <= 4) return _mm512_zextsi128_si512(_mm512_castsi512_si128(low));
-    const __m512i half = _mm512_zextsi256_si512(_mm256_inserti128_si256(_mm512_castsi512_si256(low), CFOLD_QUARTER(1), 1));
+    const __m128i low = cfold_quick_quarter(folds, index);
+    if (lanes <= 4) return _mm512_zextsi128_si512(low);
+    const __m512i half = _mm512_zextsi256_si512(_mm256_inserti128_si256(_mm256_castsi128_si256(low), cfold_quick_quarter(folds, index + 4), 1));
     if (lanes <= 8) return half;
-    return _mm512_inserti32x4(_mm512_inserti32x4(half, CFOLD_QUARTER(2), 2), CFOLD_QUARTER(3), 3);
-#undef CFOLD_QUARTER
+    return _mm512_inserti32x4(_mm512_inserti32x4(half, cfold_quick_quarter(folds, index + 8), 2), cfold_quick_quarter(folds, index + 12), 3);
 }
 
 /// In the lanes of `cfold_quick_lanes` (code points `value`, words `*folded`, `three` the valid

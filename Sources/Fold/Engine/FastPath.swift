@@ -55,7 +55,8 @@ extension FoldEngine {
 
     /// What a call of a step of the fold loop (``wideRunStep(_:_:_:_:caseOnly:)``,
     /// ``quickRunStep(_:_:_:_:caseOnly:)``) read and wrote, the last unit it wrote and where that
-    /// unit's input starts (-1 when it wrote none: it read nothing, or only marks the fold removes).
+    /// unit's input starts (-1 when it wrote none: it read nothing, or only marks the fold removes;
+    /// and where it read to the text's end, after which nothing needs that unit).
     struct StepResult {
         var read: Int, written: Int
         var last: QuickWord
