@@ -70,6 +70,7 @@ int64_t cfold_wide_run_portable(const uint8_t *src, int64_t n, uint8_t *out, int
 #if defined(__x86_64__)
 #include <immintrin.h>
 #include <cpuid.h>
+#include <string.h>
 
 /// The kana table of a fold that has none yet (it folds no kana): what the vector steps read then.
 static const uint8_t cfold_wide_no_kana[CFOLD_WIDE_KANA_BYTES];
@@ -80,7 +81,13 @@ static const uint8_t cfold_wide_no_kana[CFOLD_WIDE_KANA_BYTES];
 /// `cfold_wide_pays_portable` 32 bytes at once (two steps; the bytes from `n` on are not read).
 __attribute__((target("avx2")))
 static int cfold_wide_pays_avx2(const uint8_t *src, int64_t n) {
-    if (n < CFOLD_WIDE_LOOKAHEAD + 1) return cfold_wide_pays_portable(src, n);
+    if (n < CFOLD_WIDE_LOOKAHEAD + 1) {
+        // A short text (a title, a name: the whole of it): the same steps over a copy with zeros
+        // after it, which neither test takes.
+        uint8_t copy[CFOLD_WIDE_LOOKAHEAD + 32] = {0};
+        memcpy(copy, src, (size_t)n);
+        return cfold_wide_pays_avx2(copy, CFOLD_WIDE_LOOKAHEAD + 1);
+    }
     const __m256i xc0 = _mm256_set1_epi8((char)0xC0), x1f = _mm256_set1_epi8(0x1F);
     const __m256i xef = _mm256_set1_epi8((char)0xEF), xbd = _mm256_set1_epi8((char)0xBD), x01 = _mm256_set1_epi8(1);
     __m256i bad = _mm256_setzero_si256();
@@ -235,6 +242,27 @@ static inline int64_t cfold_wide_compact(uint8_t *out, __m512i folded, uint64_t 
     return (int64_t)__builtin_popcountll(keep);
 }
 
+/// `cfold_wide_pays_portable` in two masked 64-byte steps (the bytes from `n` on are not read):
+/// for a text shorter than the look-ahead, where the AVX2 steps would copy it first.
+__attribute__((target("avx2,avx512f,avx512bw")))
+static inline int cfold_wide_pays_avx512(const uint8_t *src, int64_t n) {
+    const int64_t end = n < CFOLD_WIDE_LOOKAHEAD ? n : CFOLD_WIDE_LOOKAHEAD;
+    uint64_t bad = 0;
+    for (int64_t k = 0; k < end; k += 64) {
+        const int64_t left = end - k;
+        const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
+        // The byte after each, where the text has it (at `end`, when `n` is longer, too).
+        const int64_t nextLeft = n - k - 1;
+        const uint64_t withinNext = within & (nextLeft >= 64 ? ~0ull : (1ull << nextLeft) - 1);
+        const __m512i a = _mm512_maskz_loadu_epi8(within, src + k);
+        const __m512i b = _mm512_maskz_loadu_epi8(withinNext, src + k + 1);
+        bad |= _mm512_mask_cmplt_epu8_mask(within, _mm512_sub_epi8(a, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(0x20))
+            | _mm512_mask_cmplt_epu8_mask(_mm512_mask_cmpeq_epi8_mask(withinNext, a, _mm512_set1_epi8((char)0xEF)),
+                                          _mm512_sub_epi8(b, _mm512_set1_epi8((char)0xBD)), _mm512_set1_epi8(2));
+    }
+    return bad == 0;
+}
+
 /// The steps of `cfold_wide_run_avx2` 64 bytes at a time with AVX-512 (F, BW, VBMI and VBMI2): the
 /// tables in registers whole (`vpermb` reads 64 bytes where `pshufb` reads 16), the bits in mask
 /// registers, the kana's second and third bytes put after their lead by one `vpermb` each (the
@@ -277,7 +305,7 @@ static int64_t cfold_wide_run_avx512(const uint8_t *src, int64_t n, uint8_t *out
     const int32_t lowercase = tables->lowercase;
     int64_t pos = 0, o = 0;
     *written = 0;
-    if (!cfold_wide_pays_avx2(src, n)) return 0;
+    if (!(n > CFOLD_WIDE_LOOKAHEAD ? cfold_wide_pays_avx2(src, n) : cfold_wide_pays_avx512(src, n))) return 0;
     for (;;) {
         int stopped = 0;
         while (pos < n) {

@@ -201,6 +201,48 @@ import Testing
         #endif
     }
 
+    /// A text shorter than the step's look-ahead (a title: the fold calls the step on the whole of
+    /// one, however short) is looked at whole, at every level this processor has: the step takes
+    /// all of a short line of ideographs and kana, and none of it where a two-byte letter or a
+    /// halfwidth small letter is anywhere in it, at its end too; past the look-ahead, only its
+    /// first 128 bytes count.
+    @Test func aShortTextIsLookedAtWhole() throws {
+        let folder = Folder(.search)
+        let words = Array("中文的文本和日本語のテキスト東京大学北京经济发展".unicodeScalars)
+        // Their pages built, and those of the intruders below.
+        _ = try folder.fold(utf8: Array((String(String.UnicodeScalarView(words)) + " Ａ ｶ é").utf8))
+        let table = folder.engine.fastTable
+        let kana = try #require(table.wideKana)
+        var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
+                                       fullwidth: table.wideFullwidth, lowercase: 1, voiced: table.quickFolds)
+        let levels = [Int32(0)] + [2, 3].filter { $0 <= cfold_wide_run_level() }
+        var rng = seededGenerator(0x3B19)
+        var failures: [String] = []
+        var refusedPast = 0
+        for count in 1...48 {
+            let text = Array(String(String.UnicodeScalarView((0..<count).map { words[($0 * 7) % words.count] })).utf8)
+            for (name, intruder) in [("", [UInt8]()), ("é", Array("é".utf8)), ("ｶ", Array("ｶ".utf8)), ("Ａ", Array("Ａ".utf8))] {
+                var bytes = text
+                // Not Ａ first: the fold calls the step only at a code point its tables fold.
+                let at = intruder.isEmpty ? 0 : 3 * Int.random(in: (name == "Ａ" ? 1 : 0)...count, using: &rng)
+                bytes.insert(contentsOf: intruder, at: at)
+                // é (two bytes) and ｶ (EF BD) stop the look-ahead; Ａ (EF BC, folded to "a") does not.
+                let refused = (name == "é" || name == "ｶ") && at < Int(CFOLD_WIDE_LOOKAHEAD)
+                if refused && bytes.count > Int(CFOLD_WIDE_LOOKAHEAD) { refusedPast += 1 }
+                for level in levels {
+                    var out = [UInt8](repeating: 0, count: bytes.count + 64)
+                    var written: Int64 = 0
+                    let read = Int(cfold_wide_run_at(level, bytes, Int64(bytes.count), &out, Int64(out.count), &written, &tables))
+                    // Past the look-ahead, é stops the step; ｶ it folds on its own, or stops at.
+                    let takesAll = refused ? read == 0 : name == "é" ? read == at : name == "ｶ" ? read >= at : read == bytes.count
+                    if !takesAll { failures.append("level \(level), \(count) ideographs, \(name.isEmpty ? "nothing" : name) at \(at): read \(read) of \(bytes.count)") }
+                }
+            }
+        }
+        expectNoFailures(failures, "short texts")
+        #expect(refusedPast > 10, "\(refusedPast) texts longer than the look-ahead with a letter in it")
+    }
+
     /// Every block of 64 three-byte code points, after ideographs that start the step, among
     /// ideographs, ASCII and spaces, at several offsets of a 32- or 64-byte step, in every preset: the
     /// whole fold equals the reference pipeline (the first text of a block builds its page; the

@@ -79,7 +79,7 @@ static inline uint32_t cfold_wide_table_fold(uint32_t v, const uint8_t *kana, co
 /// plain ASCII (0x20...0x7F) or three bytes that the tables fold (see above); nothing at all when
 /// its first `CFOLD_WIDE_LOOKAHEAD` bytes hold a two-byte lead (C0...DF) or a halfwidth or
 /// fullwidth small letter (EF BD, EF BE): there the run would stop soon, and a short run costs the
-/// call more than it saves (measured on mixed scripts). Returns how many
+/// call more than it saves (measured on mixed scripts); a shorter text is looked at whole. Returns how many
 /// bytes it read, always whole code points; `*written` is how many it wrote (fewer when a fold is
 /// shorter than its code point). The bytes it stores after those (up to 63, never past `room`) are
 /// the caller's to overwrite. The steps of `cfold_wide_run_level()`.
