@@ -8,7 +8,7 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing --scratch-path .build-test
 SAMPLE = "Crème brûlée" "CREME BRULEE" "créme  brulée" "$$(printf 'Cre\314\200me bru\314\202le\314\201e')"
 
 # wasm, test-wasm: Fold in the browser (Wasm/, Scripts/build-wasm.sh).
-.PHONY: wasm wasm-test-setup test-wasm test-browser test-neon bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-calls bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
+.PHONY: wasm wasm-test-setup test-wasm test-browser test-neon bench-wasm deps run build sqlite-extension test test-integrations docs tsan generate compare-peers vectors bench-build bench-peers bench-kinds bench-calls bench-coldstart bench-keystrokes bench-pathological bench-foldcheck bench-sqlite-growth bench-live bench-sqlite bench-stemming bench corpora fuzz clean
 
 deps:
 	@./Scripts/ensure-deps.sh
@@ -92,6 +92,14 @@ bench-peers: bench-build
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	@python3 -c "import unidecode" 2>/dev/null || (echo "installing unidecode with pip for the peers table" && pip install -q unidecode)
 	cd Benchmarks && .build/release/bench-peers
+
+# Fold against ICU's nfkc_cf on other corpora of the same kinds (Benchmarks/Corpora/kinds: mixed
+# text without one kind of code point, ideographs with each script, short lines, titles of
+# Chinese and Japanese): MB/s and the ratio, best of three rounds.
+bench-kinds: bench-build
+	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
+	@test -f Benchmarks/Corpora/kinds/mixed6.txt || python3 Benchmarks/Scripts/make_kind_corpora.py
+	python3 Benchmarks/Scripts/bench_kinds.py
 
 # Search-as-you-type: 100,000 titles, one query per keystroke, p50/p99 beside Foundation.
 bench-keystrokes: deps

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Fold's `fold(utf8:)` against ICU's nfkc_cf (`normalizeUTF8`) on the corpora of
+`make_kind_corpora.py`: MB/s of each, and their ratio, the two measured in the same run.
+
+Each corpus runs `bench-peers --corpus NAME --tool normalizeUTF8` `--rounds` times (each round a
+median of `--runs` passes); the table gives the best round of each, as the machine's noise only
+ever slows a run. Ratios below 3 are marked.
+
+    python3 Benchmarks/Scripts/bench_kinds.py [--bench PATH] [--corpora DIR] [--rounds N] [--runs N] [NAME...]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    benchmarks = os.path.dirname(here)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bench", default=os.path.join(benchmarks, ".build", "release", "bench-peers"))
+    p.add_argument("--corpora", default=os.path.join(benchmarks, "Corpora", "kinds"))
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("names", nargs="*", help="corpora to run (default: every .txt in --corpora)")
+    args = p.parse_args()
+    if not os.path.exists(args.bench):
+        sys.exit(f"{args.bench} is missing: cd Benchmarks && swift build -c release --product bench-peers")
+    names = args.names or sorted(f[:-4] for f in os.listdir(args.corpora) if f.endswith(".txt"))
+    if not names:
+        sys.exit(f"no corpora in {args.corpora}: run Benchmarks/Scripts/make_kind_corpora.py")
+
+    def speed(output, tool):
+        m = re.search(r"^\| " + re.escape(tool) + r" \| ([0-9.]+) MB/s", output, re.M)
+        if not m:
+            sys.exit(f"no line for {tool} in:\n{output}")
+        return float(m.group(1))
+
+    print("| corpus | Fold `fold(utf8:)` MB/s | ICU `normalizeUTF8` MB/s | Fold ÷ ICU |")
+    print("|---|---:|---:|---:|")
+    below = []
+    for name in names:
+        fold, icu = 0.0, 0.0
+        for _ in range(args.rounds):
+            out = subprocess.run([args.bench, "--corpora", args.corpora, "--corpus", name, "--tool", "normalizeUTF8",
+                                  "--no-unidecode", "--runs", str(args.runs)], capture_output=True, text=True, check=True).stdout
+            fold = max(fold, speed(out, "Fold search utf8"))
+            icu = max(icu, speed(out, "ICU normalizeUTF8 nfkc_cf"))
+        ratio = fold / icu
+        if ratio < 3:
+            below.append(name)
+        mark = "**" if ratio < 3 else ""
+        print(f"| {name} | {fold:.0f} | {icu:.0f} | {mark}{ratio:.2f}×{mark} |", flush=True)
+    print(f"\nBest of {args.rounds} rounds, each the median of {args.runs} passes. Below 3×: {', '.join(below) or 'none'}.")
+
+
+if __name__ == "__main__":
+    main()
