@@ -95,10 +95,10 @@ bench-peers: bench-build
 
 # Fold against ICU's nfkc_cf on other corpora of the same kinds (Benchmarks/Corpora/kinds: mixed
 # text without one kind of code point, ideographs with each script, short lines, titles of
-# Chinese and Japanese): MB/s and the ratio, best of three rounds.
+# Chinese and Japanese): MB/s (best of three rounds) and the ratio (their median).
 bench-kinds: bench-build
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
-	@test -f Benchmarks/Corpora/kinds/mixed6.txt || python3 Benchmarks/Scripts/make_kind_corpora.py
+	@test -f Benchmarks/Corpora/kinds/ORDER || python3 Benchmarks/Scripts/make_kind_corpora.py
 	python3 Benchmarks/Scripts/bench_kinds.py
 
 # Search-as-you-type: 100,000 titles, one query per keystroke, p50/p99 beside Foundation.

@@ -3,14 +3,16 @@
 `make_kind_corpora.py`: MB/s of each, and their ratio, the two measured in the same run.
 
 Each corpus runs `bench-peers --corpus NAME --tool normalizeUTF8` `--rounds` times (each round a
-median of `--runs` passes); the table gives the best round of each, as the machine's noise only
-ever slows a run. Ratios below 3 are marked.
+median of `--runs` passes of each). The table gives each one's best round (the machine's noise
+only ever slows a run) and the median of the rounds' ratios, each of Fold and ICU in one run.
+Ratios below 3 are marked.
 
     python3 Benchmarks/Scripts/bench_kinds.py [--bench PATH] [--corpora DIR] [--rounds N] [--runs N] [NAME...]
 """
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -27,9 +29,10 @@ def main():
     args = p.parse_args()
     if not os.path.exists(args.bench):
         sys.exit(f"{args.bench} is missing: cd Benchmarks && swift build -c release --product bench-peers")
-    names = args.names or sorted(f[:-4] for f in os.listdir(args.corpora) if f.endswith(".txt"))
-    if not names:
-        sys.exit(f"no corpora in {args.corpora}: run Benchmarks/Scripts/make_kind_corpora.py")
+    order = os.path.join(args.corpora, "ORDER")
+    if not args.names and not os.path.exists(order):
+        sys.exit(f"no corpora in {args.corpora} (its ORDER is missing): run Benchmarks/Scripts/make_kind_corpora.py")
+    names = args.names or [line.strip() for line in open(order, encoding="utf-8") if line.strip()]
 
     def speed(output, tool):
         m = re.search(r"^\| " + re.escape(tool) + r" \| ([0-9.]+) MB/s", output, re.M)
@@ -41,18 +44,22 @@ def main():
     print("|---|---:|---:|---:|")
     below = []
     for name in names:
-        fold, icu = 0.0, 0.0
+        folds, icus = [], []
         for _ in range(args.rounds):
-            out = subprocess.run([args.bench, "--corpora", args.corpora, "--corpus", name, "--tool", "normalizeUTF8",
-                                  "--no-unidecode", "--runs", str(args.runs)], capture_output=True, text=True, check=True).stdout
-            fold = max(fold, speed(out, "Fold search utf8"))
-            icu = max(icu, speed(out, "ICU normalizeUTF8 nfkc_cf"))
-        ratio = fold / icu
+            run = subprocess.run([args.bench, "--corpora", args.corpora, "--corpus", name, "--tool", "normalizeUTF8",
+                                  "--no-unidecode", "--runs", str(args.runs)], capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"bench-peers failed on {name} ({run.returncode}):\n{run.stderr}")
+            folds.append(speed(run.stdout, "Fold search utf8"))
+            icus.append(speed(run.stdout, "ICU normalizeUTF8 nfkc_cf"))
+        fold, icu = max(folds), max(icus)
+        ratio = statistics.median(f / i for f, i in zip(folds, icus))
         if ratio < 3:
             below.append(name)
         mark = "**" if ratio < 3 else ""
         print(f"| {name} | {fold:.0f} | {icu:.0f} | {mark}{ratio:.2f}×{mark} |", flush=True)
-    print(f"\nBest of {args.rounds} rounds, each the median of {args.runs} passes. Below 3×: {', '.join(below) or 'none'}.")
+    print(f"\nMB/s: the best of {args.rounds} rounds, each the median of {args.runs} passes; ratio: the median of the rounds'"
+          f" ratios. Below 3×: {', '.join(below) or 'none'}.")
 
 
 if __name__ == "__main__":

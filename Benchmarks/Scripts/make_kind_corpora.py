@@ -5,15 +5,17 @@ The peers table runs Fold on english, european and mixed (and on the real text o
 corpora); these are other corpora of the same kinds, cut and mixed from them, so that a speed
 that holds on those three is seen to hold on their kind and not only on them:
 
-- mixed.txt's first 6 MB as it is, and without one kind of its code points each: two-byte
-  letters and ideographs replaced by ASCII letters, fullwidth forms by their ASCII, halfwidth
-  katakana by hiragana;
+- mixed.txt's first 6 MB as it is (whatever `--mb` says), and without one kind of its code
+  points each: every code point of U+0080...U+07FF (two-byte letters, marks and signs) and each
+  ideograph replaced by an ASCII letter, fullwidth forms of ASCII by their ASCII, halfwidth forms
+  U+FF61...U+FF9F (katakana, their punctuation and voicing marks) by hiragana;
 - ideographs with hiragana, with English words, with fullwidth words, with Greek words, and in
   long lines; Greek words alone; random kana (every one of U+3041...U+3096 and U+30A1...U+30FA
   alike, the archaic voiced ヷヸヹヺ too) with English words;
-- short lines: 12 bytes of ASCII, titles of mixed.txt, of the Cyrillic and of the European text;
-- ideographs with hiragana in lines of 50, 100, 200 and 400 bytes (titles of Chinese and
-  Japanese: the step of three-byte text from one line's start).
+- short lines: at most 12 bytes of ASCII, titles of at most 48 bytes of mixed.txt, of the
+  Cyrillic and of the European text;
+- ideographs with hiragana in lines of at most 50, 100, 200 and 400 bytes (titles of Chinese
+  and Japanese: the step of three-byte text from one line's start).
 
 Deterministic for one seed and one Corpora/ (the Cyrillic, Greek and Chinese text comes from the
 locale corpora, `make_locale_corpora.py`, which depend on the machine's translations).
@@ -92,11 +94,11 @@ def main():
     def run(alphabet, low, high):
         return "".join(rng.choice(alphabet) for _ in range(rng.randint(low, high)))
 
-    def cut(text, low, high):
-        """`text` (its lines joined by spaces) cut into lines of `low` to `high` bytes, whole
-        code points, spaces at their ends dropped."""
+    def cut(text, low, high, joiner=" "):
+        """`text` (its lines joined by `joiner`) cut into lines of at most `high` bytes (whole
+        code points, from `low` on where the code points allow), spaces at their ends dropped."""
         out, total = [], 0
-        chars = " ".join(text.split("\n"))
+        chars = joiner.join(text.split("\n"))
         i = 0
         while total < size and i < len(chars):
             want = rng.randint(low, high)
@@ -152,14 +154,19 @@ def main():
     }
     cjk = "\n".join(kinds["ideographs-hiragana"])
     for length in (50, 100, 200, 400):
-        kinds[f"cjk-titles-{length}"] = cut(cjk, length - 2, length)
+        kinds[f"cjk-titles-{length}"] = cut(cjk, length - 2, length, joiner="")
 
     os.makedirs(args.out, exist_ok=True)
     for name, text in kinds.items():
         with open(os.path.join(args.out, name + ".txt"), "w", encoding="utf-8") as f:
             f.write("\n".join(text) + "\n")
         size_mb = sum(len(line.encode()) + 1 for line in text) / 1e6
-        print(f"{name}.txt: {len(text)} lines, {size_mb:.1f} MB")
+        lengths = [len(line.encode()) for line in text]
+        print(f"{name}.txt: {len(text)} lines of {min(lengths)}-{max(lengths)} bytes, {size_mb:.1f} MB")
+    # Written last: the names in this order (what bench_kinds.py runs), and the sign that the
+    # corpora are all there.
+    with open(os.path.join(args.out, "ORDER"), "w", encoding="utf-8") as f:
+        f.write("\n".join(kinds) + "\n")
 
 
 if __name__ == "__main__":

@@ -78,16 +78,10 @@ static const uint8_t cfold_wide_no_kana[CFOLD_WIDE_KANA_BYTES];
 /// `x` moved `s` bytes later across the two halves (1 or 2), zeros before.
 #define CFOLD_LATER(x, s) _mm256_alignr_epi8((x), _mm256_permute2x128_si256((x), (x), 0x08), 16 - (s))
 
-/// `cfold_wide_pays_portable` 32 bytes at once (two steps; the bytes from `n` on are not read).
-__attribute__((target("avx2")))
-static int cfold_wide_pays_avx2(const uint8_t *src, int64_t n) {
-    if (n < CFOLD_WIDE_LOOKAHEAD + 1) {
-        // A short text (a title, a name: the whole of it): the same steps over a copy with zeros
-        // after it, which neither test takes.
-        uint8_t copy[CFOLD_WIDE_LOOKAHEAD + 32] = {0};
-        memcpy(copy, src, (size_t)n);
-        return cfold_wide_pays_avx2(copy, CFOLD_WIDE_LOOKAHEAD + 1);
-    }
+/// `cfold_wide_pays_portable` 32 bytes at once on a text of more than `CFOLD_WIDE_LOOKAHEAD`
+/// bytes (its first 129 are read).
+__attribute__((target("avx2"), always_inline))
+static inline int cfold_wide_pays_avx2_long(const uint8_t *src) {
     const __m256i xc0 = _mm256_set1_epi8((char)0xC0), x1f = _mm256_set1_epi8(0x1F);
     const __m256i xef = _mm256_set1_epi8((char)0xEF), xbd = _mm256_set1_epi8((char)0xBD), x01 = _mm256_set1_epi8(1);
     __m256i bad = _mm256_setzero_si256();
@@ -102,6 +96,16 @@ static int cfold_wide_pays_avx2(const uint8_t *src, int64_t n) {
         bad = _mm256_or_si256(bad, _mm256_or_si256(lead2, small));
     }
     return _mm256_testz_si256(bad, bad);
+}
+
+/// `cfold_wide_pays_portable` 32 bytes at once (the bytes from `n` on are not read): a short text
+/// (a title, a name: the whole of it) over a copy with zeros after it, which neither test takes.
+__attribute__((target("avx2")))
+static int cfold_wide_pays_avx2(const uint8_t *src, int64_t n) {
+    if (n > CFOLD_WIDE_LOOKAHEAD) return cfold_wide_pays_avx2_long(src);
+    uint8_t copy[CFOLD_WIDE_LOOKAHEAD + 32] = {0};
+    memcpy(copy, src, (size_t)n);
+    return cfold_wide_pays_avx2_long(copy);
 }
 
 /// The AVX2 steps from `pos` and `o` (read and written so far) to the end of the run.
@@ -311,7 +315,7 @@ static int64_t cfold_wide_run_avx512(const uint8_t *src, int64_t n, uint8_t *out
     const int32_t lowercase = tables->lowercase;
     int64_t pos = 0, o = 0;
     *written = 0;
-    if (!(n > CFOLD_WIDE_LOOKAHEAD ? cfold_wide_pays_avx2(src, n) : cfold_wide_pays_avx512(src, n))) return 0;
+    if (!(n > CFOLD_WIDE_LOOKAHEAD ? cfold_wide_pays_avx2_long(src) : cfold_wide_pays_avx512(src, n))) return 0;
     for (;;) {
         int stopped = 0;
         while (pos < n) {
@@ -351,9 +355,9 @@ static int64_t cfold_wide_run_avx512(const uint8_t *src, int64_t n, uint8_t *out
             // only CJK punctuation (U+3000...U+303F: E3 80 xx, the 、 and 。 of Chinese) that
             // folds to itself: its bit of the kana table's first eight bytes of folds without
             // moves, byte (c & 0x38) >> 3, bit c & 7. So the branch goes one way on Japanese text
-            // (kana in every step) and the other on Chinese (none), where a branch on any of
-            // U+3000...U+30FF went both ways (a 、 or 。 in one step of five): lines of ideographs
-            // joined by 、 3,300 to 4,400 MB/s, chinese.txt 1,950 to 2,100.
+            // (kana in nearly every step) and the other on Chinese (none); a branch on any of
+            // U+3000...U+30FF goes both ways there, a 、 or 。 coming in one step of five
+            // (Benchmarks/README, "CJK punctuation apart from the kana").
             const __mmask64 isPunct = _mm512_mask_cmpeq_epi8_mask(isKana, b, x80);
             if (isKana & ~isPunct) {
                 // k = (b & 3) << 6 | c & 0x3F: its row k >> 4 (the delta's byte), byte 16 + k >> 3

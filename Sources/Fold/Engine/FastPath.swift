@@ -77,10 +77,9 @@ extension FoldEngine {
     /// bytes of text from it: an ideograph or a kana (a lead from E3 to E9), and enough text for
     /// the step's look-ahead, or (`wholeText`, the first step of a text) the rest of the text
     /// however short: a title of kana and ideographs goes in the wide step, whose look-ahead then
-    /// reads all of it (100-byte lines of ideographs and hiragana 917 to 1385 MB/s: they went
-    /// through the step over mixed scripts, 0.8 times ICU's speed). In the loop, after other
-    /// scripts, a short rest stays the other steps' (the wide step there cost Japanese and Chinese
-    /// text 2-3%).
+    /// reads all of it, not through the step over mixed scripts, which reads a fold word for each
+    /// of its code points. In the loop, after other scripts, a short rest stays the other steps'.
+    /// (Measured in Benchmarks/README, "Short titles of kana and ideographs".)
     @inline(__always)
     static func wideRunMayStart(lead: UInt8, left: Int, wholeText: Bool = false) -> Bool {
         lead &- 0xE3 < 7 && (left >= FastTable.wideRunShortRun || wholeText)
@@ -595,7 +594,10 @@ extension FoldEngine {
         let table = fastTable
         let kana = table.wideKana
         let none = StepResult(read: 0, written: 0, last: QuickWord(raw: 0), lastAt: -1)
-        guard n >= 3, table.wideRunFolds(UTF8Decoder.threeByteValue(UnsafeRawPointer(src).loadUnaligned(as: UInt32.self)), kana: kana) else {
+        // The first code point's three bytes, not four: the text may end with it (a title of
+        // one ideograph), and nothing past it is read.
+        guard n >= 3, table.wideRunFolds(UTF8Decoder.threeByteValue(UInt32(src[0]) | UInt32(src[1]) << 8 | UInt32(src[2]) << 16),
+                                         kana: kana) else {
             return none
         }
         var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
