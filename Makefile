@@ -95,7 +95,7 @@ bench-peers: bench-build
 
 # Fold against ICU's nfkc_cf on other corpora of the same kinds (Benchmarks/Corpora/kinds: mixed
 # text without one kind of code point, ideographs with each script, short lines, titles of
-# Chinese and Japanese): MB/s (best of three rounds) and the ratio (their median).
+# Chinese and Japanese): MB/s and the ratio, best of three rounds (and each round's ratio).
 bench-kinds: bench-build
 	@test -f Benchmarks/Corpora/english.txt || $(MAKE) corpora
 	@test -f Benchmarks/Corpora/kinds/ORDER || python3 Benchmarks/Scripts/make_kind_corpora.py
