@@ -1,3 +1,4 @@
+import Foundation
 @testable import Fold
 import FoldICU
 import FoldReference
@@ -156,3 +157,19 @@ let equivalenceStringCount: Int = {
     if let value = getenv("FOLD_EQUIVALENCE_STRINGS"), let n = Int(String(cString: value)) { return n }
     return 1_000_000
 }()
+
+/// Calls `body` with the end of a readable page that an unreadable page follows: a text copied to
+/// end there makes a byte read past it stop the tests (the process gets a segmentation fault).
+func withUnreadablePageAfter(_ body: (UnsafeMutablePointer<UInt8>) throws -> Void) rethrows {
+    let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+    guard let raw = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
+        Issue.record("mmap failed")
+        return
+    }
+    defer { munmap(raw, 2 * page) }
+    guard mprotect(raw + page, page, PROT_NONE) == 0 else {
+        Issue.record("mprotect failed")
+        return
+    }
+    try body(raw.assumingMemoryBound(to: UInt8.self) + page)
+}

@@ -136,23 +136,17 @@ extension TokenTests {
     /// their runs read 64 bytes at once only where 64 are there): texts that end where a page
     /// the process cannot read begins, so that a byte read past them stops the tests.
     @Test func theWordBreakerReadsNothingPastTheText() throws {
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard let raw = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), raw != MAP_FAILED else {
-            Issue.record("mmap failed")
-            return
-        }
-        defer { munmap(raw, 2 * page) }
-        #expect(mprotect(raw + page, page, PROT_NONE) == 0)
-        let end = raw.assumingMemoryBound(to: UInt8.self) + page
         var checked = 0
-        for unit in ["д", "λ", "東", "か", "、", "a", "é", "ж ", "東、"] {
-            for count in 1...70 {
-                let text = Array(String(repeating: unit, count: count).utf8)
-                let start = end - text.count
-                start.update(from: text, count: text.count)
-                let words = WordBreaker.words(in: UnsafeBufferPointer(start: start, count: text.count))
-                #expect(words == WordBreaker.words(in: text), "\(unit) × \(count)")
-                checked += 1
+        withUnreadablePageAfter { end in
+            for unit in ["д", "λ", "東", "か", "、", "a", "é", "ж ", "東、"] {
+                for count in 1...70 {
+                    let text = Array(String(repeating: unit, count: count).utf8)
+                    let start = end - text.count
+                    start.update(from: text, count: text.count)
+                    let words = WordBreaker.words(in: UnsafeBufferPointer(start: start, count: text.count))
+                    #expect(words == WordBreaker.words(in: text), "\(unit) × \(count)")
+                    checked += 1
+                }
             }
         }
         #expect(checked == 630)
