@@ -246,18 +246,17 @@ static inline int64_t cfold_wide_compact(uint8_t *out, __m512i folded, uint64_t 
     return (int64_t)__builtin_popcountll(keep);
 }
 
-/// `cfold_wide_pays_portable` in two masked 64-byte steps (the bytes from `n` on are not read):
-/// for a text shorter than the look-ahead, where the AVX2 steps would copy it first.
+/// `cfold_wide_pays_portable` on a text of at most `CFOLD_WIDE_LOOKAHEAD` bytes, all of it, in two
+/// masked 64-byte steps (the bytes from `n` on are not read), where the AVX2 steps copy it first.
+/// (A longer text the AVX-512 steps look at with `cfold_wide_pays_avx2_long`.)
 __attribute__((target("avx2,avx512f,avx512bw")))
 static inline int cfold_wide_pays_avx512(const uint8_t *src, int64_t n) {
-    const int64_t end = n < CFOLD_WIDE_LOOKAHEAD ? n : CFOLD_WIDE_LOOKAHEAD;
     uint64_t bad = 0;
-    for (int64_t k = 0; k < end; k += 64) {
-        const int64_t left = end - k;
+    for (int64_t k = 0; k < n; k += 64) {
+        const int64_t left = n - k;
         const uint64_t within = left >= 64 ? ~0ull : (1ull << left) - 1;
-        // The byte after each, where the text has it (at `end`, when `n` is longer, too).
-        const int64_t nextLeft = n - k - 1;
-        const uint64_t withinNext = within & (nextLeft >= 64 ? ~0ull : (1ull << nextLeft) - 1);
+        // The byte after each, where the text has it.
+        const uint64_t withinNext = left > 64 ? ~0ull : within >> 1;
         const __m512i a = _mm512_maskz_loadu_epi8(within, src + k);
         const __m512i b = _mm512_maskz_loadu_epi8(withinNext, src + k + 1);
         bad |= _mm512_mask_cmplt_epu8_mask(within, _mm512_sub_epi8(a, _mm512_set1_epi8((char)0xC0)), _mm512_set1_epi8(0x20))

@@ -249,8 +249,7 @@ import Testing
         _ = try folder.fold(utf8: Array((String(String.UnicodeScalarView(words)) + " Ａ ｶ é").utf8))
         let table = folder.engine.fastTable
         let kana = try #require(table.wideKana)
-        var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
-                                       fullwidth: table.wideFullwidth, lowercase: 1, voiced: table.quickFolds)
+        var tables = table.wideTables(kana: kana, caseOnly: true)
         let levels = [Int32(0)] + [2, 3].filter { $0 <= cfold_wide_run_level() }
         var rng = seededGenerator(0x3B19)
         var failures: [String] = []

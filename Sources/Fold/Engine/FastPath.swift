@@ -600,8 +600,7 @@ extension FoldEngine {
                                          kana: kana) else {
             return none
         }
-        var tables = cfold_wide_tables(quick: table.quick, kana: kana, blocks: table.wideBlocks, pages: table.widePages,
-                                       fullwidth: table.wideFullwidth, lowercase: caseOnly ? 1 : 0, voiced: table.quickFolds)
+        var tables = table.wideTables(kana: kana, caseOnly: caseOnly)
         var written: Int64 = 0
         let read = Int(truncatingIfNeeded: cfold_wide_run(src, Int64(n), output, Int64(room), &written, &tables))
         guard read > 0 else { return none }

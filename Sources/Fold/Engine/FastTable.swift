@@ -415,6 +415,14 @@ final class FastTable: @unchecked Sendable {
         return UnsafePointer(Atomics.loadAcquire(quickLatinSlot)!.assumingMemoryBound(to: UInt8.self))
     }
 
+    /// The tables ``cfold_wide_run`` reads, with the kana table `kana` (``wideKana``); A-Z lowered
+    /// when `caseOnly`.
+    @inline(__always)
+    func wideTables(kana: UnsafePointer<UInt8>?, caseOnly: Bool) -> cfold_wide_tables {
+        cfold_wide_tables(quick: quick, kana: kana, blocks: wideBlocks, pages: widePages, fullwidth: wideFullwidth,
+                          lowercase: caseOnly ? 1 : 0, voiced: quickFolds)
+    }
+
     /// The kana table of ``cfold_wide_run``, once page U+3000 is built.
     @inline(__always)
     var wideKana: UnsafePointer<UInt8>? {
